@@ -1,0 +1,269 @@
+package io.memloop;
+
+import io.memloop.embed.Embedder;
+import io.memloop.store.MemoryStore;
+import io.memloop.store.NewMemory;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.RewardOutcome;
+import io.memloop.store.StoreCounts;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The MemLoop engine: retrieve experiences for a task, reward the retrieval with the task's outcome,
+ * remember new experiences.
+ *
+ * <pre>{@code
+ * try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(384)).embedder(model).build()) {
+ *   Retrieval r = loop.retrieve("team-a", Intent.ofText("book a flight to Oslo"));
+ *   // ... show r.selected() experiences to the agent, run the task ...
+ *   loop.reward("team-a", r.id(), success ? 1 : -1);
+ *   loop.remember("team-a", Intent.ofText("book a flight to Oslo"), "what worked: ...", Outcome.SUCCESS);
+ * }
+ * }</pre>
+ *
+ * <p><b>Thread safety:</b> all methods may be called concurrently; the store serialises what must be
+ * serialised (see {@link MemoryStore}). {@link #retrieve} and {@link #reward} may run in different
+ * processes sharing a durable store, one at a time.
+ *
+ * <p>{@link #close()} closes the store and the embedder the engine was built with.
+ */
+public final class MemLoop implements AutoCloseable {
+  private final MemoryStore store;
+  private final @Nullable Embedder embedder;
+  private final MemLoopConfig config;
+  private final InstantSource clock;
+  private final SplittableRandom random;
+
+  private MemLoop(Builder b) {
+    this.store = Objects.requireNonNull(b.store, "store");
+    this.embedder = b.embedder;
+    this.config = b.config;
+    this.clock = b.clock;
+    this.random = new SplittableRandom(b.seed);
+    if (embedder != null && embedder.dimension() != store.dimension()) {
+      throw MemLoopException.invalid(
+          "embedder",
+          "produces " + embedder.dimension() + "-d vectors but the store holds " + store.dimension() + "-d vectors");
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public MemLoopConfig config() {
+    return config;
+  }
+
+  public MemoryStore store() {
+    return store;
+  }
+
+  /**
+   * Two-phase retrieval: Phase A keeps the top-k1 intents with cosine ≥ δ and pools every memory
+   * grouped under them; Phase B selects k2 by similarity and utility (see {@link MemLoopConfig}). The
+   * retrieval is recorded until rewarded or expired.
+   */
+  public Retrieval retrieve(String namespace, Intent intent) {
+    Checks.requireNamespace(namespace);
+    float[] query = embeddingOf(intent);
+    var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
+    TwoPhaseSelector.Selection selection;
+    synchronized (random) {
+      selection = TwoPhaseSelector.select(matches, config, random);
+    }
+    Instant now = clock.instant();
+    RetrievalRecord record =
+        store.saveRetrieval(
+            new RetrievalRecordDraft(namespace, now, now.plus(config.retrievalTtl()), selection.candidates()));
+    return new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
+  }
+
+  /**
+   * Rewards the memories retrieval {@code retrievalId} selected, each with the same episode reward
+   * (MemRL eq. 5, Monte-Carlo form: Q ← Q + α(r − Q)). Durable on return; a retrieval can be
+   * rewarded once.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT for a non-finite or out-of-range reward, NOT_FOUND for
+   *     an unknown retrieval, CONFLICT for one already rewarded or expired
+   */
+  public RewardResult reward(String namespace, String retrievalId, double reward) {
+    Checks.requireNamespace(namespace);
+    Checks.requireNonBlank(retrievalId, "retrievalId");
+    Checks.requireFinite(reward, "reward");
+    if (reward < config.rewardMin() || reward > config.rewardMax()) {
+      throw MemLoopException.invalid(
+          "reward", "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
+    }
+    double alpha = config.alpha();
+    RewardOutcome outcome =
+        store.applyReward(
+            namespace,
+            retrievalId,
+            clock.instant(),
+            (id, u) -> new Utility(u.q() + alpha * (reward - u.q()), u.visits() + 1));
+    return switch (outcome) {
+      case RewardOutcome.Applied a -> new RewardResult(retrievalId, reward, a.changes());
+      case RewardOutcome.Unknown u ->
+          throw new MemLoopException(
+              MemLoopException.Reason.NOT_FOUND, "retrievalId",
+              "retrievalId: no retrieval '" + retrievalId + "' in namespace '" + namespace + "'");
+      case RewardOutcome.AlreadyRewarded a ->
+          throw new MemLoopException(
+              MemLoopException.Reason.CONFLICT, "retrievalId",
+              "retrievalId: retrieval '" + retrievalId + "' was already rewarded at " + a.rewardedAt());
+      case RewardOutcome.Expired e ->
+          throw new MemLoopException(
+              MemLoopException.Reason.CONFLICT, "retrievalId",
+              "retrievalId: retrieval '" + retrievalId + "' expired at " + e.expiredAt()
+                  + " (retrievalTtl=" + config.retrievalTtl() + ")");
+    };
+  }
+
+  /**
+   * Stores an experience. Its initial utility comes from the config ({@code qInit*} by outcome); its
+   * intent joins an existing intent group when their cosine is ≥ the merge threshold.
+   */
+  public Memory remember(String namespace, Intent intent, String experience, Outcome outcome) {
+    Checks.requireNamespace(namespace);
+    Checks.requireNonBlank(experience, "experience");
+    Objects.requireNonNull(outcome, "outcome");
+    float[] embedding = embeddingOf(intent);
+    return store.insert(
+        new NewMemory(
+            namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
+            config.initialQ(outcome), clock.instant()),
+        config.mergeThreshold());
+  }
+
+  public Optional<Memory> get(String namespace, String memoryId) {
+    Checks.requireNamespace(namespace);
+    return store.get(namespace, memoryId);
+  }
+
+  /** Counts and the utility distribution of a namespace (scans its memories). */
+  public Stats stats(String namespace) {
+    Checks.requireNamespace(namespace);
+    StoreCounts counts = store.counts(namespace, clock.instant());
+    LongAdder successes = new LongAdder();
+    LongAdder failures = new LongAdder();
+    LongAdder visits = new LongAdder();
+    DoubleAdder sumQ = new DoubleAdder();
+    double[] minMax = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+    long[] n = {0};
+    store.forEachMemory(namespace, m -> {
+      n[0]++;
+      sumQ.add(m.q());
+      minMax[0] = Math.min(minMax[0], m.q());
+      minMax[1] = Math.max(minMax[1], m.q());
+      visits.add(m.visits());
+      switch (m.outcome()) {
+        case SUCCESS -> successes.increment();
+        case FAILURE -> failures.increment();
+        case UNKNOWN -> {}
+      }
+    });
+    boolean empty = n[0] == 0;
+    return new Stats(
+        namespace, counts.memories(), counts.intents(), counts.pendingRetrievals(), successes.sum(),
+        failures.sum(), empty ? 0 : sumQ.sum() / n[0], empty ? 0 : minMax[0], empty ? 0 : minMax[1],
+        visits.sum());
+  }
+
+  /** Embeds many texts in one batch with the configured model (for callers that cache embeddings). */
+  public List<float[]> embedAll(List<String> texts) {
+    return requireEmbedder("intent.text").embedAll(texts);
+  }
+
+  private float[] embeddingOf(Intent intent) {
+    float[] given = intent.embedding();
+    if (given != null) {
+      requireDimension(given.length, "intent.embedding");
+      return Vectors.normalized(given, "intent.embedding");
+    }
+    String text = Objects.requireNonNull(intent.text());
+    float[] v = requireEmbedder("intent.embedding").embed(text);
+    requireDimension(v.length, "intent.embedding");
+    return Vectors.normalized(v, "intent.embedding");
+  }
+
+  private Embedder requireEmbedder(String field) {
+    if (embedder == null) {
+      throw MemLoopException.invalid(field, "is required: no embedding model is configured");
+    }
+    return embedder;
+  }
+
+  private void requireDimension(int length, String field) {
+    if (length != store.dimension()) {
+      throw MemLoopException.invalid(
+          field, "has " + length + " dimensions but the store holds " + store.dimension() + "-d vectors");
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      store.close();
+    } finally {
+      if (embedder != null) {
+        embedder.close();
+      }
+    }
+  }
+
+  /** Builder; only the store is required. */
+  public static final class Builder {
+    private @Nullable MemoryStore store;
+    private @Nullable Embedder embedder;
+    private MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT);
+    private InstantSource clock = InstantSource.system();
+    private long seed = 0x5EED_ADD5L;
+
+    private Builder() {}
+
+    public Builder store(MemoryStore store) {
+      this.store = store;
+      return this;
+    }
+
+    /** The model that embeds intent texts; without one, every intent must carry an embedding. */
+    public Builder embedder(@Nullable Embedder embedder) {
+      this.embedder = embedder;
+      return this;
+    }
+
+    public Builder config(MemLoopConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+      return this;
+    }
+
+    /** Clock for timestamps and retrieval expiry; tests inject a fixed or stepping one. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Seed of the exploration randomness: same seed, same calls, same selections. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    public MemLoop build() {
+      if (store == null) {
+        throw MemLoopException.invalid("store", "is required");
+      }
+      return new MemLoop(this);
+    }
+  }
+}

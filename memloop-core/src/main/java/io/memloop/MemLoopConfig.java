@@ -1,0 +1,320 @@
+package io.memloop;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Every retrieval and learning knob, validated once by {@link Builder#build()}. Immutable and
+ * thread-safe. Start from a {@link Preset} and override: {@code MemLoopConfig.preset(Preset.MEMRL)
+ * .toBuilder().k1(10).build()}. Transports set knobs by name with {@link Builder#set(String, String)};
+ * the names are those of the accessors ({@link #KNOBS}).
+ *
+ * @param k1 Phase A: how many intents (by cosine) to keep
+ * @param k2 Phase B: how many memories to select
+ * @param similarityThreshold Phase A gate δ: intents with cosine below it are never candidates
+ * @param lambda Phase B mix λ: score = (1−λ)·norm(sim) + λ·norm(Q)
+ * @param alpha learning rate α in Q ← Q + α(r − Q)
+ * @param rewardMin smallest accepted reward
+ * @param rewardMax largest accepted reward
+ * @param qInitSuccess Q of a new memory whose episode succeeded
+ * @param qInitFailure Q of a new memory whose episode failed
+ * @param qInitUnknown Q of a new memory whose outcome is unknown
+ * @param qMin candidates with Q below it are dropped before selection
+ * @param mergeThreshold a new memory whose intent has cosine ≥ this to an existing intent joins it
+ * @param exploration exploration policy
+ * @param epsilon ε of ε-greedy: probability of replacing the greedy top-k2 with a uniform draw
+ * @param similarityNormalization how Phase B normalises similarity
+ * @param simMean mean for {@link SimilarityNormalization#FIXED}
+ * @param simStd standard deviation for {@link SimilarityNormalization#FIXED}
+ * @param retrievalTtl how long an unrewarded retrieval can still be rewarded
+ */
+public record MemLoopConfig(
+    int k1,
+    int k2,
+    double similarityThreshold,
+    double lambda,
+    double alpha,
+    double rewardMin,
+    double rewardMax,
+    double qInitSuccess,
+    double qInitFailure,
+    double qInitUnknown,
+    double qMin,
+    double mergeThreshold,
+    Exploration exploration,
+    double epsilon,
+    SimilarityNormalization similarityNormalization,
+    double simMean,
+    double simStd,
+    Duration retrievalTtl) {
+
+  /** Exploration policy of Phase B. */
+  public enum Exploration {
+    /** Always the greedy top-k2. */
+    NONE,
+    /** With probability ε, a uniform sample of k2 from the eligible pool (MemRL). */
+    EPSILON_GREEDY
+  }
+
+  /** How Phase B normalises similarity before mixing it with Q. */
+  public enum SimilarityNormalization {
+    /** z-score over the candidate pool (population std, clipped to ±3, std := 1 when ≤ 1e-9). */
+    POOL,
+    /** (sim − simMean) / simStd with constants set by the user, as the MemRL reference code does. */
+    FIXED
+  }
+
+  /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
+  public static final List<String> KNOBS =
+      List.of(
+          "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
+          "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
+          "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl");
+
+  /** Use {@link #builder()} or {@link #preset(Preset)}; this constructor validates like the builder. */
+  public MemLoopConfig {
+    Checks.requirePositive(k1, "k1");
+    Checks.requirePositive(k2, "k2");
+    Checks.requireInRange(similarityThreshold, -1, 1, "similarityThreshold");
+    Checks.requireInRange(lambda, 0, 1, "lambda");
+    Checks.requireInRange(alpha, 0, 1, "alpha");
+    Checks.requireFinite(rewardMin, "rewardMin");
+    Checks.requireFinite(rewardMax, "rewardMax");
+    if (!(rewardMin < rewardMax)) {
+      throw MemLoopException.invalid(
+          "rewardMin", "must be below rewardMax (rewardMin=" + rewardMin + ", rewardMax=" + rewardMax + ")");
+    }
+    Checks.requireFinite(qInitSuccess, "qInitSuccess");
+    Checks.requireFinite(qInitFailure, "qInitFailure");
+    Checks.requireFinite(qInitUnknown, "qInitUnknown");
+    if (Double.isNaN(qMin) || qMin == Double.POSITIVE_INFINITY) {
+      throw MemLoopException.invalid("qMin", "must be a number or -Infinity, got " + qMin);
+    }
+    Checks.requireInRange(mergeThreshold, -1, 1, "mergeThreshold");
+    Checks.requireInRange(epsilon, 0, 1, "epsilon");
+    if (exploration == Exploration.NONE && epsilon > 0) {
+      throw MemLoopException.invalid(
+          "epsilon", "is " + epsilon + " but exploration is NONE; set exploration=EPSILON_GREEDY or epsilon=0");
+    }
+    Checks.requireFinite(simMean, "simMean");
+    Checks.requireFinite(simStd, "simStd");
+    if (!(simStd > 0)) {
+      throw MemLoopException.invalid("simStd", "must be > 0, got " + simStd);
+    }
+    if (retrievalTtl.isNegative() || retrievalTtl.isZero()) {
+      throw MemLoopException.invalid("retrievalTtl", "must be positive, got " + retrievalTtl);
+    }
+  }
+
+  /** The preset's values. */
+  public static MemLoopConfig preset(Preset preset) {
+    Builder b =
+        new Builder()
+            .k1(5)
+            .k2(3)
+            .similarityThreshold(0.5)
+            .lambda(0.5)
+            .alpha(0.3)
+            .rewardMin(-1)
+            .rewardMax(1)
+            .qInit(0)
+            .qMin(-10)
+            .mergeThreshold(0.9)
+            .exploration(Exploration.NONE)
+            .epsilon(0)
+            .simMean(0.5)
+            .simStd(0.1)
+            .retrievalTtl(Duration.ofDays(7));
+    return switch (preset) {
+      case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
+      case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
+      case DEFAULT -> b.similarityNormalization(SimilarityNormalization.POOL).build();
+    };
+  }
+
+  /** Starts from {@link Preset#DEFAULT}. */
+  public static Builder builder() {
+    return preset(Preset.DEFAULT).toBuilder();
+  }
+
+  public Builder toBuilder() {
+    return new Builder()
+        .k1(k1)
+        .k2(k2)
+        .similarityThreshold(similarityThreshold)
+        .lambda(lambda)
+        .alpha(alpha)
+        .rewardMin(rewardMin)
+        .rewardMax(rewardMax)
+        .qInitSuccess(qInitSuccess)
+        .qInitFailure(qInitFailure)
+        .qInitUnknown(qInitUnknown)
+        .qMin(qMin)
+        .mergeThreshold(mergeThreshold)
+        .exploration(exploration)
+        .epsilon(epsilon)
+        .similarityNormalization(similarityNormalization)
+        .simMean(simMean)
+        .simStd(simStd)
+        .retrievalTtl(retrievalTtl);
+  }
+
+  /** Q of a new memory produced by an episode with this outcome. */
+  public double initialQ(Outcome outcome) {
+    return switch (outcome) {
+      case SUCCESS -> qInitSuccess;
+      case FAILURE -> qInitFailure;
+      case UNKNOWN -> qInitUnknown;
+    };
+  }
+
+  /** Every knob by name, for printing and for {@code stats --json}. */
+  public Map<String, Object> asMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("k1", k1);
+    m.put("k2", k2);
+    m.put("similarityThreshold", similarityThreshold);
+    m.put("lambda", lambda);
+    m.put("alpha", alpha);
+    m.put("rewardMin", rewardMin);
+    m.put("rewardMax", rewardMax);
+    m.put("qInitSuccess", qInitSuccess);
+    m.put("qInitFailure", qInitFailure);
+    m.put("qInitUnknown", qInitUnknown);
+    m.put("qMin", qMin);
+    m.put("mergeThreshold", mergeThreshold);
+    m.put("exploration", exploration.name());
+    m.put("epsilon", epsilon);
+    m.put("similarityNormalization", similarityNormalization.name());
+    m.put("simMean", simMean);
+    m.put("simStd", simStd);
+    m.put("retrievalTtl", retrievalTtl.toString());
+    return m;
+  }
+
+  /** Fail-fast builder; {@link #build()} names the first invalid or conflicting knob. */
+  public static final class Builder {
+    private int k1;
+    private int k2;
+    private double similarityThreshold;
+    private double lambda;
+    private double alpha;
+    private double rewardMin;
+    private double rewardMax;
+    private double qInitSuccess;
+    private double qInitFailure;
+    private double qInitUnknown;
+    private double qMin;
+    private double mergeThreshold;
+    private Exploration exploration = Exploration.NONE;
+    private double epsilon;
+    private SimilarityNormalization similarityNormalization = SimilarityNormalization.POOL;
+    private double simMean;
+    private double simStd = 1;
+    private Duration retrievalTtl = Duration.ofDays(7);
+
+    private Builder() {}
+
+    public Builder k1(int v) { k1 = v; return this; }
+    public Builder k2(int v) { k2 = v; return this; }
+    public Builder similarityThreshold(double v) { similarityThreshold = v; return this; }
+    public Builder lambda(double v) { lambda = v; return this; }
+    public Builder alpha(double v) { alpha = v; return this; }
+    public Builder rewardMin(double v) { rewardMin = v; return this; }
+    public Builder rewardMax(double v) { rewardMax = v; return this; }
+    /** Sets the same initial Q for every outcome. */
+    public Builder qInit(double v) { qInitSuccess = v; qInitFailure = v; qInitUnknown = v; return this; }
+    public Builder qInitSuccess(double v) { qInitSuccess = v; return this; }
+    public Builder qInitFailure(double v) { qInitFailure = v; return this; }
+    public Builder qInitUnknown(double v) { qInitUnknown = v; return this; }
+    public Builder qMin(double v) { qMin = v; return this; }
+    public Builder mergeThreshold(double v) { mergeThreshold = v; return this; }
+    public Builder exploration(Exploration v) { exploration = v; return this; }
+    /** Sets ε; a positive ε also switches exploration to ε-greedy, ε = 0 switches it off. */
+    public Builder epsilon(double v) {
+      epsilon = v;
+      exploration = v > 0 ? Exploration.EPSILON_GREEDY : Exploration.NONE;
+      return this;
+    }
+    public Builder similarityNormalization(SimilarityNormalization v) { similarityNormalization = v; return this; }
+    public Builder simMean(double v) { simMean = v; return this; }
+    public Builder simStd(double v) { simStd = v; return this; }
+    public Builder retrievalTtl(Duration v) { retrievalTtl = v; return this; }
+
+    /**
+     * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
+     * ({@code PT1H}) or a number of seconds; enums are case-insensitive.
+     */
+    public Builder set(String knob, String value) {
+      String v = value.trim();
+      switch (knob) {
+        case "k1" -> k1(parseInt(knob, v));
+        case "k2" -> k2(parseInt(knob, v));
+        case "similarityThreshold", "delta" -> similarityThreshold(parseDouble(knob, v));
+        case "lambda" -> lambda(parseDouble(knob, v));
+        case "alpha" -> alpha(parseDouble(knob, v));
+        case "rewardMin" -> rewardMin(parseDouble(knob, v));
+        case "rewardMax" -> rewardMax(parseDouble(knob, v));
+        case "qInit" -> qInit(parseDouble(knob, v));
+        case "qInitSuccess" -> qInitSuccess(parseDouble(knob, v));
+        case "qInitFailure" -> qInitFailure(parseDouble(knob, v));
+        case "qInitUnknown" -> qInitUnknown(parseDouble(knob, v));
+        case "qMin" -> qMin(parseDouble(knob, v));
+        case "mergeThreshold" -> mergeThreshold(parseDouble(knob, v));
+        case "exploration" -> exploration(parseEnum(Exploration.class, knob, v));
+        case "epsilon" -> epsilon(parseDouble(knob, v));
+        case "similarityNormalization" ->
+            similarityNormalization(parseEnum(SimilarityNormalization.class, knob, v));
+        case "simMean" -> simMean(parseDouble(knob, v));
+        case "simStd" -> simStd(parseDouble(knob, v));
+        case "retrievalTtl" -> retrievalTtl(parseDuration(knob, v));
+        default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
+      }
+      return this;
+    }
+
+    public MemLoopConfig build() {
+      return new MemLoopConfig(
+          k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
+          qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
+          simStd, retrievalTtl);
+    }
+
+    private static int parseInt(String knob, String v) {
+      try {
+        return Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw MemLoopException.invalid(knob, "expected an integer, got '" + v + "'");
+      }
+    }
+
+    private static double parseDouble(String knob, String v) {
+      try {
+        return Double.parseDouble(v);
+      } catch (NumberFormatException e) {
+        throw MemLoopException.invalid(knob, "expected a number, got '" + v + "'");
+      }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(Class<E> type, String knob, String v) {
+      try {
+        return Enum.valueOf(type, v.toUpperCase(Locale.ROOT).replace('-', '_'));
+      } catch (IllegalArgumentException e) {
+        throw MemLoopException.invalid(
+            knob, "unknown value '" + v + "' (expected one of " + List.of(type.getEnumConstants()) + ")");
+      }
+    }
+
+    private static Duration parseDuration(String knob, String v) {
+      try {
+        return v.startsWith("P") || v.startsWith("p") ? Duration.parse(v) : Duration.ofSeconds(Long.parseLong(v));
+      } catch (DateTimeParseException | NumberFormatException e) {
+        throw MemLoopException.invalid(knob, "expected an ISO-8601 duration (PT1H) or seconds, got '" + v + "'");
+      }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package io.memloop;
+
+import java.time.Instant;
+import java.util.Arrays;
+
+/**
+ * One stored experience: the MemRL triplet (intent embedding z, experience e, utility Q) plus what a
+ * user needs to audit it.
+ *
+ * @param id store-assigned, never reused
+ * @param namespace tenant; retrieval never crosses namespaces
+ * @param intentId the intent group this memory sits under: a memory whose intent is within the merge
+ *     threshold of an existing intent joins that intent's group, as in the MemRL reference code
+ * @param intentText the task text that produced the memory ({@code ""} if only an embedding was given)
+ * @param intentEmbedding unit-length embedding of the memory's own intent
+ * @param experience distilled experience text shown to the agent
+ * @param outcome how the producing episode ended
+ * @param q learned utility
+ * @param visits how many rewards have updated {@code q}
+ */
+public record Memory(
+    String id,
+    String namespace,
+    String intentId,
+    String intentText,
+    float[] intentEmbedding,
+    String experience,
+    Outcome outcome,
+    double q,
+    long visits,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  /** The same memory with a new utility. */
+  public Memory withUtility(Utility utility, Instant now) {
+    return new Memory(
+        id, namespace, intentId, intentText, intentEmbedding, experience, outcome, utility.q(),
+        utility.visits(), createdAt, now);
+  }
+
+  public Utility utility() {
+    return new Utility(q, visits);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Memory m
+        && id.equals(m.id)
+        && namespace.equals(m.namespace)
+        && intentId.equals(m.intentId)
+        && intentText.equals(m.intentText)
+        && Arrays.equals(intentEmbedding, m.intentEmbedding)
+        && experience.equals(m.experience)
+        && outcome == m.outcome
+        && Double.compare(q, m.q) == 0
+        && visits == m.visits
+        && createdAt.equals(m.createdAt)
+        && updatedAt.equals(m.updatedAt);
+  }
+
+  @Override
+  public int hashCode() {
+    return id.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Memory[id=" + id + ", ns=" + namespace + ", intent=" + intentId + ", q=" + q + ", visits="
+        + visits + ", outcome=" + outcome + "]";
+  }
+}

@@ -1,0 +1,137 @@
+package io.memloop;
+
+import io.memloop.store.IntentMatch;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2): given the Phase A pool, score each
+ * candidate by {@code (1−λ)·norm(sim) + λ·norm(Q)}, drop candidates with {@code Q < q_min}, and
+ * select the top k2, or under ε-greedy a uniform k2-subset of the eligible pool with probability ε.
+ *
+ * <p>Normalisation follows the reference code: Q is z-scored over the pool with the population
+ * standard deviation, clipped to ±3, and std := 1 when ≤ 1e-9; similarity is either z-scored the same
+ * way over the pool or with fixed user-set constants.
+ *
+ * <p>Stateless and thread-safe; randomness comes from the caller.
+ */
+final class TwoPhaseSelector {
+  static final double Z_CLIP = 3.0;
+  static final double STD_FLOOR = 1e-9;
+
+  private TwoPhaseSelector() {}
+
+  record Selection(List<Candidate> candidates, List<Memory> selected) {}
+
+  static Selection select(List<IntentMatch> matches, MemLoopConfig config, RandomGenerator random) {
+    List<Memory> pool = new ArrayList<>();
+    List<Double> poolSims = new ArrayList<>();
+    for (IntentMatch match : matches) {
+      for (Memory m : match.memories()) {
+        pool.add(m);
+        poolSims.add(match.similarity());
+      }
+    }
+    int n = pool.size();
+    if (n == 0) {
+      return new Selection(List.of(), List.of());
+    }
+    double[] sim = new double[n];
+    double[] q = new double[n];
+    for (int i = 0; i < n; i++) {
+      sim[i] = poolSims.get(i);
+      q[i] = pool.get(i).q();
+    }
+    double[] normQ = zScoreClipped(q);
+    double[] normSim =
+        switch (config.similarityNormalization()) {
+          case POOL -> zScoreClipped(sim);
+          case FIXED -> fixed(sim, config.simMean(), config.simStd());
+        };
+    double lambda = config.lambda();
+    double[] score = new double[n];
+    for (int i = 0; i < n; i++) {
+      score[i] = (1 - lambda) * normSim[i] + lambda * normQ[i];
+    }
+
+    // Eligible candidates in greedy order: score, then similarity, then pool order (stable).
+    Integer[] order = new Integer[n];
+    Arrays.setAll(order, i -> i);
+    Comparator<Integer> byScore =
+        Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingDouble(i -> -sim[i]);
+    Arrays.sort(order, byScore);
+    List<Integer> eligible = new ArrayList<>();
+    List<Integer> dropped = new ArrayList<>();
+    for (int i : order) {
+      (q[i] >= config.qMin() ? eligible : dropped).add(i);
+    }
+    int m = eligible.size();
+    int take = Math.min(config.k2(), m);
+    boolean[] greedy = new boolean[n];
+    for (int r = 0; r < take; r++) {
+      greedy[eligible.get(r)] = true;
+    }
+    boolean[] chosen = greedy;
+    double epsilon = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
+    // Draw only when exploring is possible, so greedy configurations consume no randomness.
+    if (epsilon > 0 && m > 0 && random.nextDouble() < epsilon) {
+      chosen = new boolean[n];
+      int[] idx = eligible.stream().mapToInt(Integer::intValue).toArray();
+      for (int r = 0; r < take; r++) { // partial Fisher-Yates: a uniform take-subset
+        int j = r + random.nextInt(m - r);
+        int t = idx[r];
+        idx[r] = idx[j];
+        idx[j] = t;
+        chosen[idx[r]] = true;
+      }
+    }
+    double uniformShare = m == 0 ? 0 : (double) take / m;
+    List<Candidate> candidates = new ArrayList<>(n);
+    List<Memory> selected = new ArrayList<>(take);
+    for (int i : eligible) {
+      double p = (1 - epsilon) * (greedy[i] ? 1 : 0) + epsilon * uniformShare;
+      candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], chosen[i], p));
+      if (chosen[i]) {
+        selected.add(pool.get(i));
+      }
+    }
+    for (int i : dropped) {
+      candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], false, 0));
+    }
+    assert selected.size() == take : "selected=" + selected.size() + " take=" + take;
+    return new Selection(candidates, selected);
+  }
+
+  /** z-score with population std, clipped to ±{@link #Z_CLIP}; std := 1 when ≤ {@link #STD_FLOOR}. */
+  static double[] zScoreClipped(double[] x) {
+    double mean = 0;
+    for (double v : x) {
+      mean += v;
+    }
+    mean /= x.length;
+    double var = 0;
+    for (double v : x) {
+      var += (v - mean) * (v - mean);
+    }
+    double std = Math.sqrt(var / x.length);
+    if (std <= STD_FLOOR) {
+      std = 1;
+    }
+    double[] out = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      out[i] = Math.max(-Z_CLIP, Math.min(Z_CLIP, (x[i] - mean) / std));
+    }
+    return out;
+  }
+
+  private static double[] fixed(double[] x, double mean, double std) {
+    double[] out = new double[x.length];
+    for (int i = 0; i < x.length; i++) {
+      out[i] = (x[i] - mean) / std;
+    }
+    return out;
+  }
+}

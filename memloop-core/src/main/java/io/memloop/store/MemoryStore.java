@@ -1,0 +1,66 @@
+package io.memloop.store;
+
+import io.memloop.Memory;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Where memories, utilities and pending retrievals live.
+ *
+ * <p><b>Thread safety:</b> every method may be called from many threads at once. {@link #insert}
+ * is atomic with respect to other inserts of the same namespace (the merge decision and the write
+ * happen as one step); {@link #applyReward} claims a retrieval exactly once and applies the update to
+ * each selected memory under that memory's lock.
+ *
+ * <p><b>Durability:</b> a method that returns normally has made its write durable as far as the
+ * implementation promises ({@link #isDurable()}); durable stores survive {@code kill -9} after return.
+ *
+ * <p>Embeddings handed to and returned by a store are unit length and of {@link #dimension()}
+ * components; the engine checks both before calling.
+ */
+public interface MemoryStore extends AutoCloseable {
+
+  /** Number of components of every stored embedding. */
+  int dimension();
+
+  /** Whether acknowledged writes survive a crash of the process. */
+  boolean isDurable();
+
+  /**
+   * Stores a memory. If an intent of the namespace has cosine ≥ {@code mergeThreshold} to the new
+   * intent, the memory joins the most similar such intent's group; otherwise it starts a new group
+   * whose representative embedding is its own.
+   */
+  Memory insert(NewMemory memory, double mergeThreshold);
+
+  /**
+   * Phase A: the intent groups of {@code namespace} with cosine ≥ {@code minSimilarity} to {@code
+   * query}, the {@code k} most similar, most similar first (ties by intent id).
+   */
+  List<IntentMatch> recall(String namespace, float[] query, int k, double minSimilarity);
+
+  Optional<Memory> get(String namespace, String memoryId);
+
+  /** Keeps a retrieval until it is rewarded or expires; assigns and returns its id. */
+  RetrievalRecord saveRetrieval(RetrievalRecordDraft draft);
+
+  /**
+   * Claims retrieval {@code retrievalId} of {@code namespace} and applies {@code update} to each
+   * memory it selected, all or nothing, durable on return.
+   */
+  RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update);
+
+  /** Visits every memory of the namespace (oldest first). */
+  void forEachMemory(String namespace, Consumer<Memory> visitor);
+
+  StoreCounts counts(String namespace, Instant now);
+
+  Set<String> namespaces();
+
+  /** Flushes and releases resources; further calls fail. */
+  @Override
+  void close();
+}

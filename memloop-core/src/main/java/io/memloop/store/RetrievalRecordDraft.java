@@ -1,0 +1,17 @@
+package io.memloop.store;
+
+import io.memloop.Candidate;
+import java.time.Instant;
+import java.util.List;
+
+/** A retrieval record before the store has given it an id. */
+public record RetrievalRecordDraft(
+    String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
+  public RetrievalRecordDraft {
+    candidates = List.copyOf(candidates);
+  }
+
+  public RetrievalRecord withId(String id) {
+    return new RetrievalRecord(id, namespace, createdAt, expiresAt, candidates);
+  }
+}
