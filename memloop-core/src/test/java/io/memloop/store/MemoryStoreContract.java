@@ -1,0 +1,321 @@
+package io.memloop.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memloop.Candidate;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Utility;
+import io.memloop.Vectors;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link MemoryStore} must have. A store module tests itself by extending this
+ * class; durable stores also implement {@link #reopen} so the suite checks that reopening restores
+ * everything exactly.
+ */
+public abstract class MemoryStoreContract {
+  protected static final int DIM = 8;
+  protected static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  protected MemoryStore store;
+
+  /** A new, empty store of {@code dimension}-d vectors. */
+  protected abstract MemoryStore newStore(int dimension) throws Exception;
+
+  /**
+   * Closes {@code store} and opens the same store again; stores that do not persist return empty
+   * (the reopen checks are then skipped).
+   */
+  protected Optional<MemoryStore> reopen(MemoryStore store) throws Exception {
+    return Optional.empty();
+  }
+
+  @BeforeEach
+  void openStore() throws Exception {
+    store = newStore(DIM);
+  }
+
+  @AfterEach
+  void closeStore() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  protected static float[] unit(double... components) {
+    float[] v = new float[DIM];
+    for (int i = 0; i < components.length; i++) {
+      v[i] = (float) components[i];
+    }
+    return Vectors.normalized(v, "test");
+  }
+
+  /** A unit vector at angle {@code theta} from axis 0 in the (0, 1) plane: cos to e0 is cos(theta). */
+  protected static float[] atCosine(double cosToE0) {
+    return unit(cosToE0, Math.sqrt(Math.max(0, 1 - cosToE0 * cosToE0)));
+  }
+
+  protected static float[] randomUnit(SplittableRandom rnd) {
+    float[] v = new float[DIM];
+    for (int i = 0; i < DIM; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return Vectors.normalized(v, "test");
+  }
+
+  protected Memory insert(String ns, float[] embedding, String experience, double q) {
+    return store.insert(
+        new NewMemory(ns, "intent " + experience, embedding, experience, Outcome.SUCCESS, q, T0), 0.9);
+  }
+
+  protected RetrievalRecord saveSelecting(String ns, Duration ttl, String... memoryIds) {
+    List<Candidate> candidates = new ArrayList<>();
+    for (String id : memoryIds) {
+      candidates.add(new Candidate(id, 0.9, 0.0, 1.0, true, 1.0));
+    }
+    return store.saveRetrieval(new RetrievalRecordDraft(ns, T0, T0.plus(ttl), candidates));
+  }
+
+  private static UtilityUpdate plus(double delta) {
+    return (id, u) -> new Utility(u.q() + delta, u.visits() + 1);
+  }
+
+  @Test
+  void insert_assignsUniqueIds_andGetReturnsTheMemory() {
+    Memory a = insert("ns", unit(1, 0), "a", 0.0);
+    Memory b = insert("ns", unit(0, 1), "b", 0.5);
+    assertThat(a.id()).isNotEqualTo(b.id());
+    assertThat(store.get("ns", a.id())).contains(a);
+    assertThat(store.get("ns", b.id()).orElseThrow().q()).isEqualTo(0.5);
+    assertThat(b.visits()).isZero();
+    assertThat(b.createdAt()).isEqualTo(T0);
+    assertThat(store.get("ns", "no-such-id")).isEmpty();
+  }
+
+  @Test
+  void insert_withIntentAboveMergeThreshold_joinsTheExistingGroup() {
+    Memory first = insert("ns", unit(1, 0), "first", 0);
+    Memory close = store.insert(
+        new NewMemory("ns", "close", atCosine(0.95), "close", Outcome.FAILURE, 0, T0), 0.9);
+    Memory far = store.insert(
+        new NewMemory("ns", "far", atCosine(0.5), "far", Outcome.FAILURE, 0, T0), 0.9);
+    assertThat(close.intentId()).isEqualTo(first.intentId());
+    assertThat(far.intentId()).isNotEqualTo(first.intentId());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(3, 2, 0));
+  }
+
+  @Test
+  void recall_appliesGate_ordersBySimilarity_andPoolsGroupMembers() {
+    Memory a1 = insert("ns", unit(1, 0), "a1", 0);
+    Memory a2 = insert("ns", atCosine(0.99), "a2", 0); // joins a1's group
+    Memory b = insert("ns", atCosine(0.7), "b", 0);
+    insert("ns", unit(0, 0, 1), "c", 0); // orthogonal: below any positive gate
+
+    List<IntentMatch> hits = store.recall("ns", unit(1, 0), 5, 0.5);
+    assertThat(hits).extracting(IntentMatch::intentId).containsExactly(a1.intentId(), b.intentId());
+    assertThat(hits.get(0).similarity()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(hits.get(1).similarity()).isCloseTo(0.7, org.assertj.core.data.Offset.offset(1e-5));
+    assertThat(hits.get(0).memories()).extracting(Memory::id).containsExactly(a1.id(), a2.id());
+
+    assertThat(store.recall("ns", unit(1, 0), 1, 0.5)).hasSize(1);
+    assertThat(store.recall("ns", unit(1, 0), 5, 0.99)).hasSize(1);
+  }
+
+  @Test
+  void recall_neverCrossesNamespaces() {
+    insert("tenant-a", unit(1, 0), "a", 0);
+    Memory b = insert("tenant-b", unit(1, 0), "b", 0);
+    List<IntentMatch> hits = store.recall("tenant-b", unit(1, 0), 5, 0.0);
+    assertThat(hits).hasSize(1);
+    assertThat(hits.get(0).memories()).extracting(Memory::id).containsExactly(b.id());
+    assertThat(store.recall("tenant-c", unit(1, 0), 5, 0.0)).isEmpty();
+    assertThat(store.get("tenant-a", b.id())).isEmpty();
+    assertThat(store.namespaces()).contains("tenant-a", "tenant-b").doesNotContain("tenant-c");
+  }
+
+  @Test
+  void applyReward_updatesSelectedMemoriesOnce() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    Memory untouched = insert("ns", unit(0, 0, 1), "c", 0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id(), b.id());
+    assertThat(store.counts("ns", T0).pendingRetrievals()).isEqualTo(1);
+
+    RewardOutcome first = store.applyReward("ns", r.id(), T0.plusSeconds(1), plus(0.25));
+    assertThat(first).isInstanceOf(RewardOutcome.Applied.class);
+    assertThat(((RewardOutcome.Applied) first).changes()).hasSize(2);
+    assertThat(store.get("ns", a.id()).orElseThrow().utility()).isEqualTo(new Utility(0.25, 1));
+    assertThat(store.get("ns", b.id()).orElseThrow().updatedAt()).isEqualTo(T0.plusSeconds(1));
+    assertThat(store.get("ns", untouched.id()).orElseThrow().utility()).isEqualTo(new Utility(0, 0));
+
+    RewardOutcome second = store.applyReward("ns", r.id(), T0.plusSeconds(2), plus(0.25));
+    assertThat(second).isEqualTo(new RewardOutcome.AlreadyRewarded(T0.plusSeconds(1)));
+    assertThat(store.get("ns", a.id()).orElseThrow().q()).isEqualTo(0.25);
+    assertThat(store.counts("ns", T0).pendingRetrievals()).isZero();
+  }
+
+  @Test
+  void applyReward_unknownOrOtherNamespaceOrExpired_changesNothing() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofMinutes(5), a.id());
+    assertThat(store.applyReward("ns", "r-nope", T0, plus(1))).isInstanceOf(RewardOutcome.Unknown.class);
+    assertThat(store.applyReward("other", r.id(), T0, plus(1))).isInstanceOf(RewardOutcome.Unknown.class);
+    assertThat(store.applyReward("ns", r.id(), T0.plus(Duration.ofMinutes(6)), plus(1)))
+        .isEqualTo(new RewardOutcome.Expired(T0.plus(Duration.ofMinutes(5))));
+    assertThat(store.get("ns", a.id()).orElseThrow().utility()).isEqualTo(new Utility(0, 0));
+  }
+
+  @Test
+  void applyReward_whenRuleThrows_changesNothingAndRetrievalStaysPending() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id(), b.id());
+    AtomicInteger calls = new AtomicInteger();
+    try {
+      store.applyReward("ns", r.id(), T0, (id, u) -> {
+        if (calls.incrementAndGet() == 2) {
+          throw new IllegalStateException("boom");
+        }
+        return new Utility(9, 9);
+      });
+    } catch (IllegalStateException expected) {
+      // the rule failed half-way
+    }
+    assertThat(store.get("ns", a.id()).orElseThrow().utility()).isEqualTo(new Utility(0, 0));
+    assertThat(store.applyReward("ns", r.id(), T0, plus(1))).isInstanceOf(RewardOutcome.Applied.class);
+  }
+
+  @Test
+  void savedRetrieval_keepsCandidatesAndProbabilities() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    List<Candidate> candidates =
+        List.of(new Candidate(a.id(), 0.8, 0.1, 1.5, true, 0.9), new Candidate("m-gone", 0.6, -0.2, -1.5, false, 0.1));
+    RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(60), candidates));
+    assertThat(r.candidates()).isEqualTo(candidates);
+    RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) out).retrieval()).isEqualTo(r);
+  }
+
+  @Test
+  void forEachMemory_visitsEveryMemoryOfTheNamespaceOldestFirst() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      ids.add(insert("ns", randomUnit(new SplittableRandom(i)), "e" + i, i).id());
+    }
+    insert("other", unit(1, 0), "x", 0);
+    List<String> seen = new ArrayList<>();
+    store.forEachMemory("ns", m -> seen.add(m.id()));
+    assertThat(seen).containsExactlyElementsOf(ids);
+  }
+
+  @Test
+  void concurrentRewards_loseNoUpdate() throws Exception {
+    int memories = 8;
+    int rewardsPerMemory = 200;
+    List<Memory> ms = new ArrayList<>();
+    for (int i = 0; i < memories; i++) {
+      ms.add(insert("ns", randomUnit(new SplittableRandom(100 + i)), "m" + i, 0));
+    }
+    List<RetrievalRecord> records = new ArrayList<>();
+    for (int r = 0; r < rewardsPerMemory; r++) {
+      for (int i = 0; i < memories; i++) {
+        // each retrieval selects two memories, so memories are shared between concurrent rewards
+        records.add(saveSelecting("ns", Duration.ofHours(1), ms.get(i).id(), ms.get((i + 1) % memories).id()));
+      }
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<RewardOutcome>> futures = new ArrayList<>();
+      for (RetrievalRecord rec : records) {
+        futures.add(pool.submit(() -> store.applyReward("ns", rec.id(), T0, plus(1))));
+      }
+      for (Future<RewardOutcome> f : futures) {
+        assertThat(f.get()).isInstanceOf(RewardOutcome.Applied.class);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    for (Memory m : ms) {
+      assertThat(store.get("ns", m.id()).orElseThrow().utility())
+          .isEqualTo(new Utility(2 * rewardsPerMemory, 2 * rewardsPerMemory));
+    }
+  }
+
+  @Test
+  void concurrentInserts_allLand_withUniqueIds() throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    Map<String, Boolean> ids = new ConcurrentHashMap<>();
+    try {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int thread = t;
+        futures.add(pool.submit(() -> {
+          SplittableRandom rnd = new SplittableRandom(thread);
+          for (int i = 0; i < 100; i++) {
+            ids.put(insert("ns", randomUnit(rnd), "t" + thread + "-" + i, 0).id(), true);
+          }
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+    assertThat(ids).hasSize(400);
+    assertThat(store.counts("ns", T0).memories()).isEqualTo(400);
+  }
+
+  @Test
+  void reopen_restoresEveryMemoryUtilityAndPendingRetrievalExactly() throws Exception {
+    SplittableRandom rnd = new SplittableRandom(7);
+    List<Memory> inserted = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      inserted.add(insert(i % 2 == 0 ? "ns" : "ns2", randomUnit(rnd), "e" + i, i * 0.01));
+    }
+    RetrievalRecord rewarded = saveSelecting("ns", Duration.ofHours(1), inserted.get(0).id(), inserted.get(2).id());
+    RetrievalRecord pending = saveSelecting("ns", Duration.ofHours(1), inserted.get(4).id());
+    store.applyReward("ns", rewarded.id(), T0.plusSeconds(3), (id, u) -> new Utility(u.q() + 0.123456789, u.visits() + 1));
+    Map<String, Memory> before = new java.util.HashMap<>();
+    for (String ns : List.of("ns", "ns2")) {
+      store.forEachMemory(ns, m -> before.put(m.id(), m));
+    }
+
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return; // not a persistent store
+    }
+    store = reopened.get();
+    Map<String, Memory> after = new java.util.HashMap<>();
+    for (String ns : List.of("ns", "ns2")) {
+      store.forEachMemory(ns, m -> after.put(m.id(), m));
+    }
+    assertThat(after).isEqualTo(before);
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(25, 25, 1));
+    assertThat(store.applyReward("ns", rewarded.id(), T0, plus(1))).isInstanceOf(RewardOutcome.AlreadyRewarded.class);
+    assertThat(store.applyReward("ns", pending.id(), T0, plus(1))).isInstanceOf(RewardOutcome.Applied.class);
+    // ids are never reused after a reopen
+    Memory fresh = insert("ns", randomUnit(rnd), "fresh", 0);
+    assertThat(before).doesNotContainKey(fresh.id());
+    assertThat(saveSelecting("ns", Duration.ofHours(1)).id()).isNotIn(rewarded.id(), pending.id());
+    // recall still works on the reopened index
+    Memory probe = inserted.get(10);
+    assertThat(store.recall("ns", probe.intentEmbedding(), 1, 0.0).get(0).memories())
+        .extracting(Memory::id).contains(probe.id());
+  }
+}
