@@ -1,0 +1,116 @@
+package io.memloop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class MemLoopConfigTest {
+
+  @Test
+  void memrlPreset_matchesTheReferenceCode() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL);
+    assertThat(c.k1()).isEqualTo(5);
+    assertThat(c.k2()).isEqualTo(3);
+    assertThat(c.lambda()).isEqualTo(0.5);
+    assertThat(c.similarityThreshold()).isEqualTo(0.5);
+    assertThat(c.alpha()).isEqualTo(0.3);
+    assertThat(c.rewardMin()).isEqualTo(-1);
+    assertThat(c.rewardMax()).isEqualTo(1);
+    assertThat(c.initialQ(Outcome.SUCCESS)).isZero();
+    assertThat(c.initialQ(Outcome.FAILURE)).isZero();
+    assertThat(c.qMin()).isEqualTo(-10);
+    assertThat(c.mergeThreshold()).isEqualTo(0.9);
+    assertThat(c.epsilon()).isZero();
+    assertThat(c.exploration()).isEqualTo(MemLoopConfig.Exploration.NONE);
+    assertThat(c.similarityNormalization()).isEqualTo(MemLoopConfig.SimilarityNormalization.FIXED);
+  }
+
+  @Test
+  void similarityPreset_isPlainRag() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.SIMILARITY);
+    assertThat(c.lambda()).isZero();
+    assertThat(c.alpha()).isZero();
+  }
+
+  @Test
+  void set_overridesAnyKnobByName() {
+    MemLoopConfig c =
+        MemLoopConfig.preset(Preset.MEMRL).toBuilder()
+            .set("k1", "10")
+            .set("simMean", "0.4")
+            .set("similarityNormalization", "pool")
+            .set("epsilon", "0.1")
+            .set("retrievalTtl", "PT2H")
+            .set("qInit", "0.5")
+            .set("qInitFailure", "-0.5")
+            .build();
+    assertThat(c.k1()).isEqualTo(10);
+    assertThat(c.simMean()).isEqualTo(0.4);
+    assertThat(c.similarityNormalization()).isEqualTo(MemLoopConfig.SimilarityNormalization.POOL);
+    assertThat(c.exploration()).isEqualTo(MemLoopConfig.Exploration.EPSILON_GREEDY);
+    assertThat(c.retrievalTtl()).isEqualTo(Duration.ofHours(2));
+    assertThat(c.initialQ(Outcome.SUCCESS)).isEqualTo(0.5);
+    assertThat(c.initialQ(Outcome.FAILURE)).isEqualTo(-0.5);
+    assertThat(MemLoopConfig.builder().set("retrievalTtl", "90").build().retrievalTtl())
+        .isEqualTo(Duration.ofSeconds(90));
+  }
+
+  @Test
+  void everyKnobNameIsSettable() {
+    for (String knob : MemLoopConfig.KNOBS) {
+      String value =
+          switch (knob) {
+            case "exploration" -> "none";
+            case "similarityNormalization" -> "fixed";
+            case "retrievalTtl" -> "PT1M";
+            case "k1", "k2" -> "2";
+            case "rewardMax", "simStd" -> "1";
+            case "rewardMin" -> "-1";
+            default -> "0";
+          };
+      MemLoopConfig.builder().set(knob, value).build();
+    }
+  }
+
+  @Test
+  void toBuilder_roundTrips() {
+    for (Preset p : Preset.values()) {
+      MemLoopConfig c = MemLoopConfig.preset(p);
+      assertThat(c.toBuilder().build()).isEqualTo(c);
+    }
+  }
+
+  @Test
+  void build_withInvalidValue_namesTheField() {
+    assertThatThrownBy(() -> MemLoopConfig.builder().k2(0).build())
+        .isInstanceOf(MemLoopException.class)
+        .hasMessage("k2: must be at least 1, got 0");
+    assertThatThrownBy(() -> MemLoopConfig.builder().lambda(1.5).build()).hasMessageStartingWith("lambda:");
+    assertThatThrownBy(() -> MemLoopConfig.builder().alpha(Double.NaN).build()).hasMessageStartingWith("alpha:");
+    assertThatThrownBy(() -> MemLoopConfig.builder().rewardMin(2).build())
+        .hasMessageContaining("rewardMin=2.0, rewardMax=1.0");
+    assertThatThrownBy(() -> MemLoopConfig.builder().simStd(0).build()).hasMessageStartingWith("simStd:");
+    assertThatThrownBy(() -> MemLoopConfig.builder().retrievalTtl(Duration.ZERO).build())
+        .hasMessageStartingWith("retrievalTtl:");
+  }
+
+  @Test
+  void build_withEpsilonButNoExploration_namesTheConflict() {
+    assertThatThrownBy(
+            () -> MemLoopConfig.builder().epsilon(0.1).exploration(MemLoopConfig.Exploration.NONE).build())
+        .hasMessageContaining("exploration is NONE");
+  }
+
+  @Test
+  void set_withUnknownKnobOrBadValue_namesIt() {
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("kappa", "1"))
+        .isInstanceOf(MemLoopException.class)
+        .hasMessageStartingWith("kappa: unknown knob");
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("k1", "five")).hasMessage("k1: expected an integer, got 'five'");
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("exploration", "softmax"))
+        .hasMessageStartingWith("exploration: unknown value 'softmax'");
+    assertThatThrownBy(() -> Preset.parse("fancy")).hasMessageStartingWith("preset: unknown preset 'fancy'");
+  }
+}

@@ -1,0 +1,283 @@
+package io.memloop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.memloop.embed.Embedder;
+import io.memloop.store.InMemoryStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+class MemLoopTest {
+  private static final int DIM = 8;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+
+  private MemLoop engine(MemLoopConfig config) {
+    return MemLoop.builder().store(new InMemoryStore(DIM)).config(config).clock(clock).seed(7).build();
+  }
+
+  private static float[] vec(SplittableRandom rnd) {
+    float[] v = new float[DIM];
+    for (int i = 0; i < DIM; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return v;
+  }
+
+  private static float[] axis(int i) {
+    float[] v = new float[DIM];
+    v[i] = 1;
+    return v;
+  }
+
+  @Test
+  void retrieveRewardRemember_roundTrip() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL))) {
+      Retrieval empty = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      assertThat(empty.selected()).isEmpty();
+      assertThat(loop.reward("ns", empty.id(), 1).changes()).isEmpty();
+
+      Memory m = loop.remember("ns", Intent.of("sort a list", axis(0)), "use sorted()", Outcome.SUCCESS);
+      assertThat(m.intentText()).isEqualTo("sort a list");
+      Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      assertThat(r.selected()).extracting(Memory::id).containsExactly(m.id());
+      assertThat(r.selected().get(0).experience()).isEqualTo("use sorted()");
+
+      RewardResult res = loop.reward("ns", r.id(), 1);
+      // MemRL eq. 5 with α = 0.3 from Q = 0: 0 + 0.3 (1 − 0)
+      assertThat(res.changes()).containsExactly(new UtilityChange(m.id(), 0, 0.3, 1));
+      assertThat(loop.get("ns", m.id()).orElseThrow().q()).isCloseTo(0.3, within(1e-12));
+      Stats stats = loop.stats("ns");
+      assertThat(stats.memories()).isEqualTo(1);
+      assertThat(stats.successes()).isEqualTo(1);
+      assertThat(stats.totalVisits()).isEqualTo(1);
+      assertThat(stats.meanQ()).isCloseTo(0.3, within(1e-12));
+    }
+  }
+
+  @Test
+  void qInitByOutcome_setsNewMemoryUtility() {
+    MemLoopConfig c = MemLoopConfig.builder().qInitSuccess(0.5).qInitFailure(-0.5).build();
+    try (MemLoop loop = engine(c)) {
+      assertThat(loop.remember("ns", Intent.ofEmbedding(axis(0)), "ok", Outcome.SUCCESS).q()).isEqualTo(0.5);
+      assertThat(loop.remember("ns", Intent.ofEmbedding(axis(1)), "bad", Outcome.FAILURE).q()).isEqualTo(-0.5);
+    }
+  }
+
+  @Test
+  void similarityGate_keepsDissimilarMemoriesOut() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL))) {
+      loop.remember("ns", Intent.ofEmbedding(axis(1)), "other", Outcome.SUCCESS);
+      assertThat(loop.retrieve("ns", Intent.ofEmbedding(axis(0))).candidates()).isEmpty();
+    }
+  }
+
+  /**
+   * Property: after any sequence of retrieve/reward/remember, every memory's Q equals what a
+   * reference model computes by applying Q ← Q + α(r − Q) to the memories each retrieval selected.
+   */
+  @Test
+  void rewards_matchReferenceModel_overRandomEpisodes() {
+    SplittableRandom rnd = new SplittableRandom(99);
+    for (int run = 0; run < 20; run++) {
+      double alpha = rnd.nextDouble();
+      MemLoopConfig c = MemLoopConfig.builder().alpha(alpha).similarityThreshold(-1).k1(3).k2(2)
+          .qInitSuccess(rnd.nextDouble()).qInitFailure(-rnd.nextDouble()).mergeThreshold(0.95).build();
+      Map<String, Double> reference = new HashMap<>();
+      Map<String, Long> visits = new HashMap<>();
+      try (MemLoop loop = engine(c)) {
+        for (int step = 0; step < 60; step++) {
+          float[] q = vec(rnd);
+          Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(q));
+          double reward = rnd.nextInt(3) - 1; // −1, 0, +1
+          if (rnd.nextInt(5) > 0) {
+            loop.reward("ns", r.id(), reward);
+            for (Memory m : r.selected()) {
+              reference.merge(m.id(), c.initialQ(m.outcome()), (a, b) -> a);
+              reference.compute(m.id(), (id, old) -> old + alpha * (reward - old));
+              visits.merge(m.id(), 1L, Long::sum);
+            }
+          }
+          Outcome o = reward > 0 ? Outcome.SUCCESS : Outcome.FAILURE;
+          Memory added = loop.remember("ns", Intent.ofEmbedding(q), "e" + step, o);
+          reference.put(added.id(), c.initialQ(o));
+          visits.put(added.id(), 0L);
+        }
+        loop.store().forEachMemory("ns", m -> {
+          assertThat(m.q()).as("Q of %s", m.id()).isCloseTo(reference.get(m.id()), within(1e-12));
+          assertThat(m.visits()).isEqualTo(visits.get(m.id()));
+        });
+      }
+    }
+  }
+
+  /**
+   * Stress: many threads retrieve, reward and remember at once. No update may be lost: for every
+   * memory the reported changes form one chain (each qBefore is the previous qAfter) that a
+   * sequential reference model reproduces, and the stored Q is the chain's end.
+   */
+  @Test
+  void concurrentEpisodes_loseNoUpdate_againstSequentialModel() throws Exception {
+    MemLoopConfig c = MemLoopConfig.builder().similarityThreshold(-1).k1(4).k2(3).alpha(0.3).build();
+    try (MemLoop loop = engine(c)) {
+      SplittableRandom seedRnd = new SplittableRandom(3);
+      for (int i = 0; i < 10; i++) {
+        loop.remember("ns", Intent.ofEmbedding(vec(seedRnd)), "seed" + i, Outcome.SUCCESS);
+      }
+      record Applied(double reward, UtilityChange change) {}
+      ConcurrentLinkedQueue<Applied> log = new ConcurrentLinkedQueue<>();
+      ExecutorService pool = Executors.newFixedThreadPool(6);
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < 6; t++) {
+        long seed = t;
+        fs.add(pool.submit(() -> {
+          SplittableRandom rnd = new SplittableRandom(seed);
+          for (int i = 0; i < 300; i++) {
+            Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(vec(rnd)));
+            double reward = rnd.nextBoolean() ? 1 : -1;
+            for (UtilityChange ch : loop.reward("ns", r.id(), reward).changes()) {
+              log.add(new Applied(reward, ch));
+            }
+            if (i % 50 == 0) {
+              loop.remember("ns", Intent.ofEmbedding(vec(rnd)), "t" + seed + "-" + i, Outcome.FAILURE);
+            }
+          }
+        }));
+      }
+      for (Future<?> f : fs) {
+        f.get();
+      }
+      pool.shutdown();
+
+      Map<String, List<Applied>> byMemory = new HashMap<>();
+      log.forEach(a -> byMemory.computeIfAbsent(a.change.memoryId(), k -> new ArrayList<>()).add(a));
+      assertThat(byMemory).isNotEmpty();
+      for (var e : byMemory.entrySet()) {
+        List<Applied> chain = new ArrayList<>(e.getValue());
+        chain.sort(java.util.Comparator.comparingLong(a -> a.change.visits()));
+        double q = 0; // qInit
+        for (int i = 0; i < chain.size(); i++) {
+          Applied a = chain.get(i);
+          assertThat(a.change.visits()).isEqualTo(i + 1);
+          assertThat(a.change.qBefore()).isEqualTo(q);
+          q = q + 0.3 * (a.reward - q); // sequential reference
+          assertThat(a.change.qAfter()).isCloseTo(q, within(1e-12));
+        }
+        Memory stored = loop.get("ns", e.getKey()).orElseThrow();
+        assertThat(stored.visits()).isEqualTo(chain.size());
+        assertThat(stored.q()).isCloseTo(q, within(1e-12));
+      }
+    }
+  }
+
+  @Test
+  void explorationWithSameSeed_isDeterministic() {
+    MemLoopConfig c = MemLoopConfig.builder().similarityThreshold(-1).epsilon(0.5).k2(1).build();
+    List<List<String>> runs = new ArrayList<>();
+    for (int run = 0; run < 2; run++) {
+      try (MemLoop loop = engine(c)) {
+        SplittableRandom rnd = new SplittableRandom(11);
+        for (int i = 0; i < 8; i++) {
+          loop.remember("ns", Intent.ofEmbedding(vec(rnd)), "e" + i, Outcome.SUCCESS);
+        }
+        List<String> picks = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          picks.add(loop.retrieve("ns", Intent.ofEmbedding(vec(rnd))).selected().get(0).id());
+        }
+        runs.add(picks);
+      }
+    }
+    assertThat(runs.get(0)).isEqualTo(runs.get(1));
+  }
+
+  @Test
+  void reward_withBadInput_failsClearly_andChangesNothing() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL))) {
+      Memory m = loop.remember("ns", Intent.ofEmbedding(axis(0)), "x", Outcome.SUCCESS);
+      Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      assertThatThrownBy(() -> loop.reward("ns", r.id(), Double.NaN))
+          .isInstanceOf(MemLoopException.class).hasMessage("reward: must be a finite number, got NaN");
+      assertThatThrownBy(() -> loop.reward("ns", r.id(), 2))
+          .hasMessage("reward: must be in [-1.0, 1.0], got 2.0");
+      assertThatThrownBy(() -> loop.reward("ns", "r-unknown", 1))
+          .isInstanceOf(MemLoopException.class)
+          .satisfies(e -> assertThat(((MemLoopException) e).reason()).isEqualTo(MemLoopException.Reason.NOT_FOUND))
+          .hasMessageContaining("no retrieval 'r-unknown'");
+      assertThatThrownBy(() -> loop.reward("other-ns", r.id(), 1)).hasMessageContaining("no retrieval");
+      assertThat(loop.get("ns", m.id()).orElseThrow().q()).isZero();
+
+      loop.reward("ns", r.id(), 1);
+      assertThatThrownBy(() -> loop.reward("ns", r.id(), 1))
+          .satisfies(e -> assertThat(((MemLoopException) e).reason()).isEqualTo(MemLoopException.Reason.CONFLICT))
+          .hasMessageContaining("already rewarded");
+      assertThat(loop.get("ns", m.id()).orElseThrow().q()).isCloseTo(0.3, within(1e-12));
+    }
+  }
+
+  @Test
+  void reward_afterTtl_isExpired() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL).toBuilder().retrievalTtl(Duration.ofMinutes(10)).build();
+    try (MemLoop loop = engine(c)) {
+      loop.remember("ns", Intent.ofEmbedding(axis(0)), "x", Outcome.SUCCESS);
+      Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      clock.advance(Duration.ofMinutes(11));
+      assertThatThrownBy(() -> loop.reward("ns", r.id(), 1)).hasMessageContaining("expired at");
+    }
+  }
+
+  @Test
+  void badIntentsAndTexts_areRejectedNamingTheField() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL))) {
+      assertThatThrownBy(() -> loop.remember("ns", Intent.ofEmbedding(new float[] {1, 2}), "x", Outcome.SUCCESS))
+          .hasMessage("intent.embedding: has 2 dimensions but the store holds 8-d vectors");
+      assertThatThrownBy(() -> loop.remember("ns", Intent.ofEmbedding(axis(0)), " ", Outcome.SUCCESS))
+          .hasMessage("experience: must not be empty");
+      assertThatThrownBy(() -> loop.retrieve("ns", Intent.ofText("no model here")))
+          .hasMessage("intent.embedding: is required: no embedding model is configured");
+      assertThatThrownBy(() -> loop.retrieve("ns", Intent.ofEmbedding(new float[DIM])))
+          .hasMessage("intent.embedding: must not be the zero vector");
+      float[] nan = axis(0);
+      nan[3] = Float.NaN;
+      assertThatThrownBy(() -> loop.retrieve("ns", Intent.ofEmbedding(nan)))
+          .hasMessageContaining("component 3 is not a finite number");
+      assertThatThrownBy(() -> loop.retrieve("bad ns!", Intent.ofEmbedding(axis(0))))
+          .hasMessageStartingWith("namespace:");
+      assertThatThrownBy(() -> Intent.ofText("")).hasMessage("intent.text: must not be empty");
+      assertThat(loop.stats("ns").memories()).isZero();
+    }
+  }
+
+  @Test
+  void textIntents_useTheConfiguredEmbedder() {
+    Embedder letters = new Embedder() {
+      @Override public int dimension() { return DIM; }
+      @Override public String modelId() { return "letters"; }
+      @Override public List<float[]> embedAll(List<String> texts) {
+        return texts.stream().map(t -> {
+          float[] v = new float[DIM];
+          for (char ch : t.toCharArray()) {
+            v[ch % DIM] += 1;
+          }
+          return v;
+        }).toList();
+      }
+    };
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).embedder(letters).build()) {
+      Memory m = loop.remember("ns", Intent.ofText("aaaa"), "x", Outcome.SUCCESS);
+      assertThat(loop.retrieve("ns", Intent.ofText("aaaa")).selected()).extracting(Memory::id).containsExactly(m.id());
+    }
+    assertThatThrownBy(() -> MemLoop.builder().store(new InMemoryStore(4)).embedder(letters).build())
+        .hasMessageContaining("produces 8-d vectors but the store holds 4-d vectors");
+  }
+}
