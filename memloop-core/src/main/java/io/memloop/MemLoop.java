@@ -181,7 +181,7 @@ public final class MemLoop implements AutoCloseable {
 
   /** Embeds many texts in one batch with the configured model (for callers that cache embeddings). */
   public List<float[]> embedAll(List<String> texts) {
-    return requireEmbedder("intent.text").embedAll(texts);
+    return requireEmbedder("intent.embedding").embedAll(texts);
   }
 
   private float[] embeddingOf(Intent intent) {

@@ -33,6 +33,9 @@ final class EmbeddingsResponse {
    */
   static List<float[]> parse(ObjectMapper json, byte[] body, int expected, int dimension)
       throws MalformedException {
+    if (body.length == 0) {
+      throw new MalformedException("empty body");
+    }
     JsonNode root;
     try {
       root = json.readTree(body);

@@ -1,0 +1,72 @@
+package io.memloop.bench;
+
+import io.memloop.Memory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * The runtime-learning loop of MemRL's evaluation: for each epoch, for each task in order,
+ * retrieve → attempt with the frozen policy → reward the retrieval → remember the experience. The
+ * memory persists across epochs; the policy never changes.
+ *
+ * <p>The environment's prior experiences are loaded before the first epoch.
+ *
+ * <p>Each episode draws its randomness from a generator seeded by (run seed, epoch, task index), the
+ * same for every strategy: strategies are compared under common random numbers, so a difference
+ * between them comes from what they showed the policy, not from luckier guesses.
+ */
+final class LearningLoop {
+  private final Environment env;
+  private final IntentEmbeddings embeddings;
+  private final int epochs;
+
+  LearningLoop(Environment env, IntentEmbeddings embeddings, int epochs) {
+    if (epochs < 1) {
+      throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
+    }
+    this.env = env;
+    this.embeddings = embeddings;
+    this.epochs = epochs;
+  }
+
+  int epochs() {
+    return epochs;
+  }
+
+  RunResult run(Strategy strategy, long seed) {
+    return run(strategy, seed, epochAccuracy -> {});
+  }
+
+  /** Runs {@code strategy} from an empty memory; {@code onEpoch} gets each epoch's accuracy as it ends. */
+  RunResult run(Strategy strategy, long seed, Consumer<Double> onEpoch) {
+    List<Task> tasks = env.tasks();
+    long policySeed = Seeds.derive(seed, "policy:" + env.name());
+    List<EpisodeRow> rows = new ArrayList<>(epochs * tasks.size());
+    List<Long> memoryCounts = new ArrayList<>(epochs);
+    try (MemoryRun memory = strategy.start(embeddings.dimension(), Seeds.derive(seed, "strategy:" + strategy.name()))) {
+      for (PriorExperience prior : env.priorExperiences()) {
+        memory.preload(prior, embeddings.of(prior.intent()));
+      }
+      for (int epoch = 1; epoch <= epochs; epoch++) {
+        int solved = 0;
+        for (int i = 0; i < tasks.size(); i++) {
+          Task task = tasks.get(i);
+          float[] z = embeddings.of(task);
+          Recall recall = memory.recall(task, z);
+          Episode episode = env.attempt(task, recall.shown(), new SplittableRandom(Seeds.derive(policySeed, epoch, i)));
+          memory.learn(recall, z, episode);
+          rows.add(
+              new EpisodeRow(
+                  strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
+                  recall.shown().stream().map(Memory::id).toList(), recall.candidates()));
+          solved += episode.success() ? 1 : 0;
+        }
+        memoryCounts.add(memory.memoryCount());
+        onEpoch.accept(tasks.isEmpty() ? 0.0 : (double) solved / tasks.size());
+      }
+    }
+    return new RunResult(strategy.name(), seed, epochs, rows, memoryCounts);
+  }
+}

@@ -1,0 +1,219 @@
+package io.memloop.bench;
+
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.random.RandomGenerator;
+
+/**
+ * Recurring ops tasks with distractor twins: the first benchmark environment and the one
+ * {@code memloop demo} runs.
+ *
+ * <p>A family is a template with one subject ("Restart the payment service ..."); its twins are
+ * that family's phrasings ("... in the staging cluster ...", "... on the production fleet ..."),
+ * each with its own hidden correct procedure, different from its twins'. A twin's memory is
+ * therefore semantically close to the task (MiniLM cosine about 0.7–0.88) and useless or harmful:
+ * the {@link CopyFirstPolicy} copies the first success it is shown, so a twin's success ranked
+ * first makes the attempt fail. Families of the same template with other subjects are further
+ * distractors that happen to help one time in five.
+ *
+ * <p>Optionally some tasks start with a <em>stale</em> memory: a success experience recorded under the
+ * task's exact intent whose procedure no longer works (the runbook predates a change). It is the
+ * most similar memory there is and helps no task, the case utility learning is meant for.
+ *
+ * <p>The same task list, in one seeded order, recurs every epoch (MemRL's "sections"). Immutable and
+ * thread-safe.
+ */
+final class RecurringTasksEnvironment implements Environment {
+  static final String NAME = "recurring-ops";
+  /** Default chance that the policy ignores the memory shown and guesses blind. */
+  static final double DEFAULT_SLIP = 0.05;
+
+  /**
+   * Size and difficulty of the environment.
+   *
+   * @param families task families (template × subject)
+   * @param twinsPerFamily phrasings per family, each its own task with its own answer (1 = no twins)
+   * @param staleShare fraction of tasks that start with a stale memory (rounded to whole tasks)
+   * @param slipProbability chance that the policy ignores what it is shown and guesses blind
+   */
+  record Knobs(int families, int twinsPerFamily, double staleShare, double slipProbability) {
+    Knobs {
+      if (families < 1 || families > maxFamilies()) {
+        throw new IllegalArgumentException("families must be in [1, " + maxFamilies() + "], got " + families);
+      }
+      if (twinsPerFamily < 1 || twinsPerFamily > maxTwinsPerFamily()) {
+        throw new IllegalArgumentException(
+            "twinsPerFamily must be in [1, " + maxTwinsPerFamily() + "], got " + twinsPerFamily);
+      }
+      if (!(staleShare >= 0 && staleShare <= 1)) {
+        throw new IllegalArgumentException("staleShare must be in [0, 1], got " + staleShare);
+      }
+      if (!(slipProbability >= 0 && slipProbability < 1)) {
+        throw new IllegalArgumentException("slipProbability must be in [0, 1), got " + slipProbability);
+      }
+    }
+
+    /** No stale memories, the default slip. */
+    static Knobs of(int families, int twinsPerFamily) {
+      return new Knobs(families, twinsPerFamily, 0, DEFAULT_SLIP);
+    }
+
+    int tasks() {
+      return families * twinsPerFamily;
+    }
+  }
+
+  private record Hidden(OpsTemplate template, String answer) {}
+
+  private final Knobs knobs;
+  private final List<Task> tasks;
+  private final Map<String, Hidden> hidden;
+  private final List<PriorExperience> prior;
+  private final CopyFirstPolicy policy;
+
+  private RecurringTasksEnvironment(
+      Knobs knobs, List<Task> tasks, Map<String, Hidden> hidden, List<PriorExperience> prior) {
+    this.knobs = knobs;
+    this.tasks = List.copyOf(tasks);
+    this.hidden = Map.copyOf(hidden);
+    this.prior = List.copyOf(prior);
+    this.policy = new CopyFirstPolicy(knobs.slipProbability());
+  }
+
+  /** Largest {@code families} the catalogue supports: one per (template, subject). */
+  static int maxFamilies() {
+    return OpsTemplates.ALL.stream().mapToInt(t -> t.subjects().size()).sum();
+  }
+
+  /** Largest {@code twinsPerFamily}: every template has at least this many phrasings. */
+  static int maxTwinsPerFamily() {
+    return OpsTemplates.ALL.stream().mapToInt(t -> t.variants().size()).min().orElseThrow();
+  }
+
+  /**
+   * Generates {@code families × twinsPerFamily} tasks from {@code seed}: same seed, same tasks,
+   * answers, order and stale memories. Templates are used round-robin in a seeded order, so families
+   * spread over all templates before a template gets a second subject. The stale memories come from
+   * their own random stream, so changing {@code staleShare} leaves the tasks as they were.
+   */
+  static RecurringTasksEnvironment generate(long seed, Knobs knobs) {
+    int families = knobs.families();
+    int twinsPerFamily = knobs.twinsPerFamily();
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<OpsTemplate> templates = shuffled(OpsTemplates.ALL, rnd);
+    Map<String, List<String>> unusedSubjects = new HashMap<>();
+    for (OpsTemplate t : templates) {
+      unusedSubjects.put(t.key(), new ArrayList<>(shuffled(t.subjects(), rnd)));
+    }
+    List<Task> tasks = new ArrayList<>();
+    Map<String, Hidden> hidden = new HashMap<>();
+    int family = 0;
+    while (family < families) { // terminates: families <= maxFamilies()
+      for (OpsTemplate t : templates) {
+        List<String> subjects = unusedSubjects.get(t.key());
+        if (family == families || subjects.isEmpty()) {
+          continue;
+        }
+        String subject = subjects.removeFirst();
+        List<Integer> variants = shuffled(indices(t.variants().size()), rnd).subList(0, twinsPerFamily);
+        List<String> answers = shuffled(t.procedures(), rnd); // distinct: twins never share an answer
+        for (int i = 0; i < twinsPerFamily; i++) {
+          int v = variants.get(i);
+          Task task = new Task(t.key() + "/" + subject + "/v" + v, t.intent(v, subject));
+          tasks.add(task);
+          hidden.put(task.id(), new Hidden(t, answers.get(i)));
+        }
+        family++;
+      }
+    }
+    return new RecurringTasksEnvironment(knobs, shuffled(tasks, rnd), hidden, stale(seed, knobs, tasks, hidden));
+  }
+
+  private static List<PriorExperience> stale(long seed, Knobs knobs, List<Task> tasks, Map<String, Hidden> hidden) {
+    SplittableRandom rnd = new SplittableRandom(Seeds.derive(seed, "stale"));
+    int n = (int) Math.round(knobs.staleShare() * tasks.size());
+    List<PriorExperience> out = new ArrayList<>(n);
+    for (Task task : shuffled(tasks, rnd).subList(0, n)) {
+      Hidden h = hidden.get(task.id());
+      List<String> wrong = new ArrayList<>(h.template().procedures());
+      wrong.remove(h.answer());
+      String procedure = wrong.get(rnd.nextInt(wrong.size()));
+      out.add(
+          new PriorExperience(
+              task.intent(), CopyFirstPolicy.successExperience(task.intent(), procedure), Outcome.SUCCESS));
+    }
+    return out;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<Task> tasks() {
+    return tasks;
+  }
+
+  @Override
+  public List<Task> heldOut() {
+    return List.of();
+  }
+
+  @Override
+  public List<PriorExperience> priorExperiences() {
+    return prior;
+  }
+
+  Knobs knobs() {
+    return knobs;
+  }
+
+  /** Verifies the policy's procedure against the hidden answer; reward +1 or −1 as in MemRL. */
+  @Override
+  public Episode attempt(Task task, List<Memory> shown, RandomGenerator rnd) {
+    Hidden h = hidden.get(task.id());
+    if (h == null) {
+      throw new IllegalArgumentException("task " + task.id() + " is not one of " + NAME + "'s " + hidden.size() + " tasks");
+    }
+    String chosen = policy.choose(h.template().procedures(), shown, rnd);
+    boolean success = chosen.equals(h.answer());
+    return new Episode(
+        task,
+        success,
+        success ? 1 : -1,
+        success
+            ? CopyFirstPolicy.successExperience(task.intent(), chosen)
+            : CopyFirstPolicy.failureExperience(task.intent(), chosen));
+  }
+
+  /** The hidden answer, for tests of the policy contract (and a future oracle). */
+  String answerOf(Task task) {
+    return hidden.get(task.id()).answer();
+  }
+
+  /** The procedures the task admits, in catalogue order. */
+  List<String> proceduresOf(Task task) {
+    return hidden.get(task.id()).template().procedures();
+  }
+
+  private static List<Integer> indices(int n) {
+    List<Integer> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+
+  private static <T> List<T> shuffled(List<T> list, RandomGenerator rnd) {
+    List<T> copy = new ArrayList<>(list);
+    Collections.shuffle(copy, rnd);
+    return copy;
+  }
+}

@@ -1,0 +1,63 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.memloop.Preset;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Option;
+
+/** Options every engine command shares: where the store is, which config, which model, output. */
+final class EngineOptions {
+  @Option(names = "--store", paramLabel = "DIR", defaultValue = "./memloop-data",
+      description = "Store directory (default: ${DEFAULT-VALUE}).")
+  Path store = Path.of("./memloop-data");
+
+  @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = "default",
+      description = "Namespace (tenant) to work in (default: ${DEFAULT-VALUE}).")
+  String namespace = "default";
+
+  @Option(names = "--preset", paramLabel = "NAME", defaultValue = "default",
+      description = "Config preset: default, memrl or similarity (default: ${DEFAULT-VALUE}).")
+  String preset = "default";
+
+  @Option(names = "--set", paramLabel = "KNOB=VALUE",
+      description = "Override one knob of the preset, e.g. --set k1=10 --set epsilon=0.1 (repeatable).")
+  List<String> overrides = new ArrayList<>();
+
+  @Option(names = "--json", description = "Print JSON instead of text.")
+  boolean json;
+
+  @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
+      description = "Embedding model for text intents: minilm (in-process), openai (any OpenAI-compatible "
+          + "server) or none (default: ${DEFAULT-VALUE}).")
+  String embedder = "minilm";
+
+  @Option(names = "--openai-base-url", paramLabel = "URL",
+      description = "Base URL of the OpenAI-compatible server, e.g. http://localhost:11434 (with --embedder openai).")
+  @Nullable String openAiBaseUrl;
+
+  @Option(names = "--openai-model", paramLabel = "NAME", description = "Embedding model name (with --embedder openai).")
+  @Nullable String openAiModel;
+
+  @Option(names = "--openai-dimension", paramLabel = "N", description = "Dimension of that model's vectors (with --embedder openai).")
+  @Nullable Integer openAiDimension;
+
+  @Option(names = "--dimension", paramLabel = "N",
+      description = "Dimension of a NEW store (default: the embedding model's, or the first supplied embedding's).")
+  @Nullable Integer dimension;
+
+  MemLoopConfig config() {
+    MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.parse(preset)).toBuilder();
+    for (String o : overrides) {
+      int eq = o.indexOf('=');
+      if (eq <= 0) {
+        throw MemLoopException.invalid("--set", "expected KNOB=VALUE, got '" + o + "'");
+      }
+      b.set(o.substring(0, eq).trim(), o.substring(eq + 1));
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,103 @@
+package io.memloop.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.memloop.Candidate;
+import io.memloop.Memory;
+import io.memloop.Retrieval;
+import io.memloop.RewardResult;
+import io.memloop.Stats;
+import io.memloop.UtilityChange;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON shapes the CLI prints; one place so every command prints a memory the same way. */
+final class Json {
+  static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .disable(SerializationFeature.INDENT_OUTPUT)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private Json() {}
+
+  static String write(Object value) {
+    try {
+      return MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  /** A memory without its embedding (384 floats help nobody reading the output). */
+  static Map<String, Object> memory(Memory m) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("id", m.id());
+    o.put("namespace", m.namespace());
+    o.put("intentId", m.intentId());
+    o.put("intent", m.intentText());
+    o.put("experience", m.experience());
+    o.put("outcome", m.outcome().name().toLowerCase(java.util.Locale.ROOT));
+    o.put("q", m.q());
+    o.put("visits", m.visits());
+    o.put("createdAt", m.createdAt().toString());
+    o.put("updatedAt", m.updatedAt().toString());
+    return o;
+  }
+
+  static Map<String, Object> candidate(Candidate c) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("id", c.memoryId());
+    o.put("similarity", c.similarity());
+    o.put("q", c.q());
+    o.put("score", c.score());
+    o.put("selected", c.selected());
+    o.put("probability", c.probability());
+    return o;
+  }
+
+  static Map<String, Object> retrieval(Retrieval r) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("retrievalId", r.id());
+    o.put("namespace", r.namespace());
+    o.put("candidates", r.candidates().stream().map(Json::candidate).toList());
+    o.put("selected", r.selected().stream().map(Json::memory).toList());
+    return o;
+  }
+
+  static List<Map<String, Object>> changes(List<UtilityChange> changes) {
+    return changes.stream().map(c -> {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("id", c.memoryId());
+      o.put("qBefore", c.qBefore());
+      o.put("qAfter", c.qAfter());
+      o.put("visits", c.visits());
+      return o;
+    }).toList();
+  }
+
+  static Map<String, Object> reward(RewardResult r) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("retrievalId", r.retrievalId());
+    o.put("reward", r.reward());
+    o.put("updated", changes(r.changes()));
+    return o;
+  }
+
+  static Map<String, Object> stats(Stats s) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("namespace", s.namespace());
+    o.put("memories", s.memories());
+    o.put("intents", s.intents());
+    o.put("pendingRetrievals", s.pendingRetrievals());
+    o.put("successes", s.successes());
+    o.put("failures", s.failures());
+    o.put("meanQ", s.meanQ());
+    o.put("minQ", s.minQ());
+    o.put("maxQ", s.maxQ());
+    o.put("totalVisits", s.totalVisits());
+    return o;
+  }
+}

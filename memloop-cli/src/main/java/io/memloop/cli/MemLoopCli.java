@@ -1,0 +1,101 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoopException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Entry point of the {@code memloop} command. Every failure becomes one readable line on stderr and
+ * an exit code that says what kind of failure it was; stack traces only with {@code MEMLOOP_DEBUG=1}.
+ */
+@Command(
+    name = "memloop",
+    mixinStandardHelpOptions = true,
+    versionProvider = MemLoopCli.Version.class,
+    description = "Runtime reinforcement learning over an episodic experience memory.",
+    subcommands = {
+      DemoCommand.class,
+      RememberCommand.class,
+      RetrieveCommand.class,
+      RewardCommand.class,
+      StatsCommand.class,
+      ReplayCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class MemLoopCli implements Runnable {
+  /** Exit codes, stable for scripts. */
+  static final int OK = 0;
+  static final int INTERNAL = 1;
+  static final int USAGE = 2;
+  static final int NOT_FOUND = 3;
+  static final int CONFLICT = 4;
+  static final int STORE = 5;
+  static final int EMBEDDING = 6;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+  }
+
+  /** Runs the command line with the given streams; returns the exit code. */
+  static int execute(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine cli = new CommandLine(new MemLoopCli());
+    cli.setOut(out);
+    cli.setErr(err);
+    cli.setParameterExceptionHandler((ex, a) -> {
+      err.println("memloop: " + ex.getMessage() + hint(ex.getCommandLine()));
+      return USAGE;
+    });
+    cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+      if (ex instanceof MemLoopException e) {
+        err.println("memloop: " + e.getMessage());
+        if (debug()) {
+          e.printStackTrace(err);
+        }
+        return exitCode(e.reason());
+      }
+      err.println("memloop: internal error: " + ex + (debug() ? "" : " (set MEMLOOP_DEBUG=1 for details)"));
+      if (debug()) {
+        ex.printStackTrace(err);
+      }
+      return INTERNAL;
+    });
+    int code = cli.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  static int exitCode(MemLoopException.Reason reason) {
+    return switch (reason) {
+      case INVALID_ARGUMENT -> USAGE;
+      case NOT_FOUND -> NOT_FOUND;
+      case CONFLICT -> CONFLICT;
+      case STORE_CORRUPT, STORE_UNAVAILABLE -> STORE;
+      case EMBEDDING_FAILED -> EMBEDDING;
+    };
+  }
+
+  private static String hint(CommandLine cl) {
+    return " (see 'memloop " + (cl.getCommandName().equals("memloop") ? "" : cl.getCommandName() + " ") + "--help')";
+  }
+
+  private static boolean debug() {
+    return "1".equals(System.getenv("MEMLOOP_DEBUG"));
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = MemLoopCli.class.getPackage().getImplementationVersion();
+      return new String[] {"memloop " + (v == null ? "dev" : v)};
+    }
+  }
+}

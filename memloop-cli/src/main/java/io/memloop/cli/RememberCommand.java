@@ -1,0 +1,51 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoop;
+import io.memloop.MemLoopException;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+@Command(name = "remember", description = "Store an experience under an intent.")
+final class RememberCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin EngineOptions engine;
+  @ArgGroup(exclusive = false, multiplicity = "1") IntentOptions intent;
+
+  @Option(names = "--experience", paramLabel = "TEXT", required = true, description = "The experience text to show agents later.")
+  String experience;
+
+  @Option(names = "--outcome", paramLabel = "OUTCOME", defaultValue = "unknown",
+      description = "How the episode ended: success, failure or unknown (default: ${DEFAULT-VALUE}).")
+  String outcome;
+
+  @Override
+  public Integer call() {
+    Outcome o = parseOutcome(outcome);
+    try (MemLoop loop = Session.open(engine, true, intent.suppliedDimension())) {
+      Memory m = loop.remember(engine.namespace, intent.intent(), experience, o);
+      var out = spec.commandLine().getOut();
+      if (engine.json) {
+        out.println(Json.write(Json.memory(m)));
+      } else {
+        out.printf(Locale.ROOT, "remembered %s (intent group %s, q=%.3f)%n", m.id(), m.intentId(), m.q());
+      }
+    }
+    return 0;
+  }
+
+  static Outcome parseOutcome(String s) {
+    try {
+      return Outcome.valueOf(s.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw MemLoopException.invalid("--outcome", "expected success, failure or unknown, got '" + s + "'");
+    }
+  }
+}

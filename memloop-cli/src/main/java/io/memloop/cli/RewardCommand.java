@@ -1,0 +1,52 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoop;
+import io.memloop.RewardResult;
+import io.memloop.UtilityChange;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "reward", description = "Reward the memories a retrieval selected with the task's outcome (Q <- Q + alpha (r - Q)).")
+final class RewardCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin EngineOptions engine;
+
+  @Option(names = "--retrieval", paramLabel = "ID", required = true, description = "The id printed by retrieve.")
+  String retrievalId;
+
+  @Option(names = "--reward", paramLabel = "R", required = true,
+      description = "The episode's reward, within the preset's [rewardMin, rewardMax] (memrl: 1 success, -1 failure).")
+  String reward;
+
+  @Override
+  public Integer call() {
+    double r = parseReward(reward);
+    try (MemLoop loop = Session.open(engine, false, null)) {
+      RewardResult result = loop.reward(engine.namespace, retrievalId, r);
+      PrintWriter out = spec.commandLine().getOut();
+      if (engine.json) {
+        out.println(Json.write(Json.reward(result)));
+      } else {
+        out.printf(Locale.ROOT, "rewarded %s with %s: %d memories updated%n", retrievalId, r, result.changes().size());
+        for (UtilityChange c : result.changes()) {
+          out.printf(Locale.ROOT, "  %s q %.4f -> %.4f (visits %d)%n", c.memoryId(), c.qBefore(), c.qAfter(), c.visits());
+        }
+      }
+    }
+    return 0;
+  }
+
+  private static double parseReward(String s) {
+    try {
+      return Double.parseDouble(s.trim());
+    } catch (NumberFormatException e) {
+      throw io.memloop.MemLoopException.invalid("--reward", "expected a number, got '" + s + "'");
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoop;
+import io.memloop.Stats;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "stats", description = "Counts and utility distribution of a namespace (or of all with --all).")
+final class StatsCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+  @Mixin EngineOptions engine;
+
+  @Option(names = "--all", description = "Every namespace of the store.")
+  boolean all;
+
+  @Override
+  public Integer call() {
+    try (MemLoop loop = Session.open(engine, false, null)) {
+      List<String> namespaces = all ? List.copyOf(loop.store().namespaces()) : List.of(engine.namespace);
+      PrintWriter out = spec.commandLine().getOut();
+      if (engine.json) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("store", engine.store.toAbsolutePath().normalize().toString());
+        o.put("dimension", loop.store().dimension());
+        o.put("config", loop.config().asMap());
+        o.put("namespaces", namespaces.stream().map(ns -> Json.stats(loop.stats(ns))).toList());
+        out.println(Json.write(o));
+        return 0;
+      }
+      out.printf(Locale.ROOT, "store %s (%d-d)%n", engine.store.toAbsolutePath().normalize(), loop.store().dimension());
+      for (String ns : namespaces) {
+        Stats s = loop.stats(ns);
+        out.printf(Locale.ROOT,
+            "namespace %s: %d memories in %d intent groups (%d success, %d failure), %d pending retrievals%n"
+                + "  Q mean %.4f min %.4f max %.4f, %d rewards applied%n",
+            s.namespace(), s.memories(), s.intents(), s.successes(), s.failures(), s.pendingRetrievals(),
+            s.meanQ(), s.minQ(), s.maxQ(), s.totalVisits());
+      }
+    }
+    return 0;
+  }
+}

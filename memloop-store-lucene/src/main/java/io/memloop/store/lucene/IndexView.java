@@ -1,0 +1,249 @@
+package io.memloop.store.lucene;
+
+import io.memloop.Vectors;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.StoredFieldVisitor;
+import org.apache.lucene.index.StoredFields;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.BytesRef;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A point-in-time read view: a Lucene reader plus the tails holding what was inserted after it was
+ * opened. Every acknowledged insert is in the reader or in one of the tails (possibly both, right
+ * after a refresh; results are de-duplicated by id).
+ *
+ * <p>Thread safety: immutable apart from the tails (see {@link Tail}); a caller {@link #acquire}s it
+ * through {@link VectorIndex#acquire()} and releases it, which keeps the reader open meanwhile.
+ */
+final class IndexView {
+  static final String GROUP_VECTOR = "gvec";
+  static final String GROUP_NAMESPACE = "gns";
+  static final String GROUP_SEQ = "gseq";
+  static final String MEMORY_SEQ = "mseq";
+  static final String MEMORY_CONTENT = "mc";
+
+  /** One group within the similarity gate. */
+  record GroupHit(int index, long seq, double similarity) {}
+
+  private static final Comparator<GroupHit> BEST_FIRST =
+      Comparator.comparingDouble(GroupHit::similarity).reversed().thenComparingLong(GroupHit::seq);
+
+  final DirectoryReader reader;
+  private final IndexSearcher searcher;
+  /** Oldest first; the last one is the live tail that inserts append to. */
+  final List<Tail> tails;
+
+  IndexView(DirectoryReader reader, List<Tail> tails) {
+    this.reader = reader;
+    this.searcher = new IndexSearcher(reader);
+    this.tails = List.copyOf(tails);
+  }
+
+  Tail live() {
+    return tails.get(tails.size() - 1);
+  }
+
+  boolean tryAcquire() {
+    return reader.tryIncRef();
+  }
+
+  void release() throws IOException {
+    reader.decRef();
+  }
+
+  /**
+   * The {@code k} groups of {@code ns} most similar to {@code query} with similarity at least {@code
+   * minSimilarity}, best first (ties by id). Lucene's HNSW search is asked for more than {@code k}
+   * ({@code max(2k, k + 16)}) to raise recall; similarities are recomputed exactly so that the gate
+   * and ties match the in-memory store. Caller holds {@code ns}'s lock.
+   *
+   * @param filterByNamespace false when {@code ns} owns every group, which spares Lucene the filter
+   */
+  List<GroupHit> searchGroups(NamespaceState ns, boolean filterByNamespace, float[] query, int k,
+      double minSimilarity, GroupTable groups) throws IOException {
+    Map<Long, GroupHit> hits = new HashMap<>();
+    int inNamespace = ns.groups.size();
+    int kSearch = (int) Math.min(inNamespace, Math.max(2L * k, k + 16L));
+    if (kSearch > 0) {
+      Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
+      TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);
+      collectExact(top.scoreDocs, query, minSimilarity, groups, hits);
+    }
+    for (Tail tail : tails) {
+      for (Tail.TailGroup g : tail.groups(ns.id)) {
+        double sim = Vectors.dot(g.vector(), query);
+        if (sim >= minSimilarity) {
+          hits.putIfAbsent(g.seq(), new GroupHit(g.index(), g.seq(), sim));
+        }
+      }
+    }
+    List<GroupHit> out = new ArrayList<>(hits.values());
+    out.sort(BEST_FIRST);
+    return out.size() > k ? out.subList(0, k) : out;
+  }
+
+  private void collectExact(ScoreDoc[] scoreDocs, float[] query, double minSimilarity, GroupTable groups,
+      Map<Long, GroupHit> out) throws IOException {
+    ScoreDoc[] byDoc = scoreDocs.clone();
+    Arrays.sort(byDoc, Comparator.comparingInt(sd -> sd.doc));
+    List<LeafReaderContext> leaves = reader.leaves();
+    int leafIndex = -1;
+    FloatVectorValues vectors = null;
+    KnnVectorValues.DocIndexIterator it = null;
+    NumericDocValues seqs = null;
+    for (ScoreDoc sd : byDoc) {
+      int li = ReaderUtil.subIndex(sd.doc, leaves);
+      LeafReaderContext leaf = leaves.get(li);
+      if (li != leafIndex) {
+        leafIndex = li;
+        vectors = leaf.reader().getFloatVectorValues(GROUP_VECTOR);
+        it = vectors.iterator();
+        seqs = leaf.reader().getNumericDocValues(GROUP_SEQ);
+      }
+      int doc = sd.doc - leaf.docBase;
+      if (it.advance(doc) != doc || !seqs.advanceExact(doc)) {
+        throw new IOException("group doc " + sd.doc + " lacks its vector or sequence number");
+      }
+      double sim = Vectors.dot(vectors.vectorValue(it.index()), query);
+      long seq = seqs.longValue();
+      if (sim >= minSimilarity) {
+        int index = groups.find(seq);
+        if (index < 0) {
+          throw new IOException("index holds group i" + seq + " that the log does not know");
+        }
+        out.put(seq, new GroupHit(index, seq, sim));
+      }
+    }
+  }
+
+  /**
+   * Contents of the memories at {@code slots} (whose sequence numbers are {@code seqs}), from the
+   * tails or from Lucene's stored fields.
+   */
+  MemoryContent[] contents(int[] slots, long[] seqs) throws IOException {
+    MemoryContent[] out = new MemoryContent[slots.length];
+    List<Integer> missing = new ArrayList<>();
+    for (int i = 0; i < slots.length; i++) {
+      for (Tail tail : tails) {
+        MemoryContent c = tail.memories.get(slots[i]);
+        if (c != null) {
+          out[i] = c;
+          break;
+        }
+      }
+      if (out[i] == null) {
+        missing.add(i);
+      }
+    }
+    if (!missing.isEmpty()) {
+      missing.sort(Comparator.comparingLong(i -> seqs[i]));
+      loadStored(missing, seqs, out);
+    }
+    return out;
+  }
+
+  private void loadStored(List<Integer> wanted, long[] seqs, MemoryContent[] out) throws IOException {
+    ContentVisitor visitor = new ContentVisitor();
+    for (LeafReaderContext leaf : reader.leaves()) {
+      LeafReader lr = leaf.reader();
+      Terms terms = lr.terms(MEMORY_SEQ);
+      if (terms == null) {
+        continue;
+      }
+      long min = seqOf(terms.getMin());
+      long max = seqOf(terms.getMax());
+      TermsEnum te = null;
+      StoredFields stored = null;
+      PostingsEnum postings = null;
+      for (int i : wanted) {
+        if (out[i] != null || seqs[i] < min || seqs[i] > max) {
+          continue;
+        }
+        if (te == null) {
+          te = terms.iterator();
+          stored = lr.storedFields();
+        }
+        if (te.seekExact(seqTerm(seqs[i]))) {
+          postings = te.postings(postings, PostingsEnum.NONE);
+          int doc = postings.nextDoc();
+          visitor.value = null;
+          stored.document(doc, visitor);
+          if (visitor.value == null) {
+            throw new IOException("memory m" + seqs[i] + " has no stored content");
+          }
+          try {
+            out[i] = MemoryContent.decode(visitor.value, 0, visitor.value.length);
+          } catch (ByteReader.Malformed e) {
+            throw new IOException("memory m" + seqs[i] + " has malformed stored content: " + e.getMessage(), e);
+          }
+        }
+      }
+    }
+    for (int i : wanted) {
+      if (out[i] == null) {
+        throw new IOException("memory m" + seqs[i] + " is in the log but not in the index");
+      }
+    }
+  }
+
+  static BytesRef seqTerm(long seq) {
+    byte[] b = new byte[8];
+    for (int i = 7; i >= 0; i--) {
+      b[i] = (byte) seq;
+      seq >>>= 8;
+    }
+    return new BytesRef(b);
+  }
+
+  private static long seqOf(@Nullable BytesRef term) {
+    if (term == null || term.length != 8) {
+      return term == null ? -1 : Long.MAX_VALUE;
+    }
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (term.bytes[term.offset + i] & 0xff);
+    }
+    return v;
+  }
+
+  private static final class ContentVisitor extends StoredFieldVisitor {
+    byte @Nullable [] value;
+
+    @Override
+    public Status needsField(FieldInfo fieldInfo) {
+      if (value != null) {
+        return Status.STOP;
+      }
+      return MEMORY_CONTENT.equals(fieldInfo.name) ? Status.YES : Status.NO;
+    }
+
+    @Override
+    public void binaryField(FieldInfo fieldInfo, byte[] v) {
+      value = v;
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.memloop.store.lucene;
+
+import io.memloop.MemLoopException;
+import java.time.InstantSource;
+import java.util.Objects;
+
+/**
+ * Tuning of a {@link LuceneStore}; the defaults suit stores from a few to millions of memories.
+ *
+ * @param commitEveryInserts inserts between Lucene commits. Commits are lazy because the log already
+ *     makes inserts durable; a larger value means fewer, bigger commits and more log to re-index after
+ *     a crash.
+ * @param refreshEveryInserts inserts between Lucene searcher refreshes. Until a refresh, new intents
+ *     are searched exactly from memory (the "tail"), so reads always see every acknowledged insert.
+ * @param checkpointEveryBytes log bytes after which utilities and retrievals are checkpointed to a
+ *     snapshot and older log segments deleted; bounds both disk use and replay time on open.
+ * @param hnswMaxConn HNSW graph degree (Lucene's {@code M})
+ * @param hnswBeamWidth HNSW construction beam width (Lucene's {@code efConstruction})
+ * @param clock only stamps the creation time in the store metadata
+ */
+public record LuceneStoreOptions(
+    int commitEveryInserts,
+    int refreshEveryInserts,
+    long checkpointEveryBytes,
+    int hnswMaxConn,
+    int hnswBeamWidth,
+    InstantSource clock) {
+
+  static final long MIN_CHECKPOINT_BYTES = 1 << 12;
+  static final long MAX_CHECKPOINT_BYTES = 1L << 30;
+
+  public LuceneStoreOptions {
+    Objects.requireNonNull(clock, "clock");
+    if (commitEveryInserts < 1) {
+      throw MemLoopException.invalid("commitEveryInserts", "must be at least 1, got " + commitEveryInserts);
+    }
+    if (refreshEveryInserts < 1) {
+      throw MemLoopException.invalid("refreshEveryInserts", "must be at least 1, got " + refreshEveryInserts);
+    }
+    if (checkpointEveryBytes < MIN_CHECKPOINT_BYTES || checkpointEveryBytes > MAX_CHECKPOINT_BYTES) {
+      throw MemLoopException.invalid("checkpointEveryBytes", "must be in [" + MIN_CHECKPOINT_BYTES + ", "
+          + MAX_CHECKPOINT_BYTES + "], got " + checkpointEveryBytes);
+    }
+    if (hnswMaxConn < 2 || hnswMaxConn > 512) {
+      throw MemLoopException.invalid("hnswMaxConn", "must be in [2, 512], got " + hnswMaxConn);
+    }
+    if (hnswBeamWidth < hnswMaxConn || hnswBeamWidth > 3200) {
+      throw MemLoopException.invalid("hnswBeamWidth", "must be in [hnswMaxConn=" + hnswMaxConn
+          + ", 3200], got " + hnswBeamWidth);
+    }
+  }
+
+  public static LuceneStoreOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Fail-fast builder: {@link #build()} rejects out-of-range values naming the option. */
+  public static final class Builder {
+    private int commitEveryInserts = 10_000;
+    private int refreshEveryInserts = 512;
+    private long checkpointEveryBytes = 64L << 20;
+    private int hnswMaxConn = 16;
+    private int hnswBeamWidth = 100;
+    private InstantSource clock = InstantSource.system();
+
+    private Builder() {}
+
+    public Builder commitEveryInserts(int n) {
+      this.commitEveryInserts = n;
+      return this;
+    }
+
+    public Builder refreshEveryInserts(int n) {
+      this.refreshEveryInserts = n;
+      return this;
+    }
+
+    public Builder checkpointEveryBytes(long bytes) {
+      this.checkpointEveryBytes = bytes;
+      return this;
+    }
+
+    public Builder hnsw(int maxConn, int beamWidth) {
+      this.hnswMaxConn = maxConn;
+      this.hnswBeamWidth = beamWidth;
+      return this;
+    }
+
+    public Builder clock(InstantSource clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    public LuceneStoreOptions build() {
+      return new LuceneStoreOptions(
+          commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth, clock);
+    }
+  }
+}

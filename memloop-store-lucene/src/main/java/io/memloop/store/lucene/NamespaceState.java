@@ -1,0 +1,26 @@
+package io.memloop.store.lucene;
+
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * One tenant's memories, intent groups and pending retrievals.
+ *
+ * <p>Thread safety: {@code lock} is held for writing by an insert from its merge decision to the
+ * publication of the new memory (the SPI's "insert is atomic per namespace"), and for reading by
+ * everything that walks the lists below. Retrievals have their own lock ({@link RetrievalBook}).
+ */
+final class NamespaceState {
+  final int id;
+  final String name;
+  final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  /** Memory slots, oldest first; guarded by {@code lock}. */
+  final IntList memories = new IntList(16);
+  /** Group indices, oldest first; guarded by {@code lock}. */
+  final IntList groups = new IntList(16);
+  final RetrievalBook retrievals = new RetrievalBook();
+
+  NamespaceState(int id, String name) {
+    this.id = id;
+    this.name = name;
+  }
+}

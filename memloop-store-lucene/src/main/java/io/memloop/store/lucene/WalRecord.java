@@ -1,0 +1,115 @@
+package io.memloop.store.lucene;
+
+import io.memloop.Candidate;
+import io.memloop.store.RetrievalRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The payload of one write-ahead-log record: one mutation, applied as a whole or not at all. Records
+ * carry absolute values (a reward records each new Q, not a delta), so replaying the log in order
+ * rebuilds exactly the state the live store had. Layout after the type byte (little-endian):
+ *
+ * <pre>
+ *   1 INSERT     long memorySeq, long groupSeq, byte newGroup, str namespace, double initialQ,
+ *                int+ {@link MemoryContent} bytes
+ *   2 RETRIEVAL  long seq, str namespace, instant created, instant expires,
+ *                int n, n × (str memoryId, double sim, double q, double score, byte selected, double p)
+ *   3 REWARD     long retrievalSeq, str namespace, instant at, int n, n × (long memorySeq, double q, long visits)
+ * </pre>
+ */
+sealed interface WalRecord {
+  int INSERT = 1;
+  int RETRIEVAL = 2;
+  int REWARD = 3;
+  /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
+  int MAX_ITEMS = 1 << 24;
+
+  void encode(ByteWriter w);
+
+  /** A memory was stored; {@code newGroup} says whether {@code groupSeq} was created by it. */
+  record Insert(long memorySeq, long groupSeq, boolean newGroup, String namespace, double initialQ, byte[] content)
+      implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(INSERT).putLong(memorySeq).putLong(groupSeq).putByte(newGroup ? 1 : 0).putString(namespace)
+          .putDouble(initialQ).putInt(content.length).putBytes(content, 0, content.length);
+    }
+  }
+
+  /** A retrieval was saved under id {@code "r" + seq}. */
+  record RetrievalSaved(long seq, RetrievalRecord retrieval) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(RETRIEVAL).putLong(seq).putString(retrieval.namespace()).putInstant(retrieval.createdAt())
+          .putInstant(retrieval.expiresAt()).putInt(retrieval.candidates().size());
+      for (Candidate c : retrieval.candidates()) {
+        w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
+            .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
+      }
+    }
+  }
+
+  /** Retrieval {@code retrievalSeq} was claimed at {@code at}; each listed memory got the new utility. */
+  record Rewarded(long retrievalSeq, String namespace, Instant at, long[] memorySeqs, double[] qs, long[] visits)
+      implements WalRecord {
+    Rewarded {
+      assert memorySeqs.length == qs.length && qs.length == visits.length;
+    }
+
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(REWARD).putLong(retrievalSeq).putString(namespace).putInstant(at).putInt(memorySeqs.length);
+      for (int i = 0; i < memorySeqs.length; i++) {
+        w.putLong(memorySeqs[i]).putDouble(qs[i]).putLong(visits[i]);
+      }
+    }
+  }
+
+  static WalRecord decode(byte[] b, int off, int len) throws ByteReader.Malformed {
+    ByteReader r = new ByteReader(b, off, len);
+    int type = r.getByte();
+    WalRecord out = switch (type) {
+      case INSERT -> {
+        long memorySeq = r.getLong();
+        long groupSeq = r.getLong();
+        boolean newGroup = r.getByte() != 0;
+        String ns = r.getString();
+        double q = r.getDouble();
+        yield new Insert(memorySeq, groupSeq, newGroup, ns, q, r.getBytes());
+      }
+      case RETRIEVAL -> {
+        long seq = r.getLong();
+        String ns = r.getString();
+        Instant created = r.getInstant();
+        Instant expires = r.getInstant();
+        int n = r.getCount(MAX_ITEMS, "candidate");
+        List<Candidate> candidates = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+          candidates.add(new Candidate(r.getString(), r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0,
+              r.getDouble()));
+        }
+        yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates));
+      }
+      case REWARD -> {
+        long seq = r.getLong();
+        String ns = r.getString();
+        Instant at = r.getInstant();
+        int n = r.getCount(MAX_ITEMS, "update");
+        long[] memorySeqs = new long[n];
+        double[] qs = new double[n];
+        long[] visits = new long[n];
+        for (int i = 0; i < n; i++) {
+          memorySeqs[i] = r.getLong();
+          qs[i] = r.getDouble();
+          visits[i] = r.getLong();
+        }
+        yield new Rewarded(seq, ns, at, memorySeqs, qs, visits);
+      }
+      default -> throw new ByteReader.Malformed("unknown log record type " + type);
+    };
+    r.expectEnd("log record type " + type);
+    return out;
+  }
+}

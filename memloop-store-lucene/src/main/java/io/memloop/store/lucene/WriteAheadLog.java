@@ -1,0 +1,318 @@
+package io.memloop.store.lucene;
+
+import io.memloop.MemLoopException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The append side of the write-ahead log, with group commit.
+ *
+ * <p>A segment file starts with a 32-byte header ({@code int MAGIC "MLWL", int version, long segment,
+ * long baseLsn, int reserved, int CRC32C of the preceding 28 bytes}) followed by records framed as
+ * {@code int payloadLength, int CRC32C(length bytes + payload), payload}. An LSN is a position in the
+ * concatenation of all records ever written (headers excluded), so it keeps growing across segments.
+ *
+ * <p><b>Group commit:</b> {@link #append} only copies a record into an in-memory buffer and returns
+ * the record's end LSN. {@link #awaitDurable} makes the caller either wait for a running sync that
+ * will cover its LSN, or become the leader that writes the whole buffer and forces it to disk; every
+ * writer that appended in the meantime shares that one {@code fsync}.
+ *
+ * <p>Thread safety: all methods may be called concurrently. {@code lock} guards the buffers, the
+ * counters and the channel switch; the leader writes and forces outside the lock while {@code
+ * syncing} keeps a second leader out. Invariant: {@code durableLsn <= appendedLsn}, and every byte
+ * below {@code durableLsn} is on disk.
+ */
+final class WriteAheadLog implements Closeable {
+  static final int MAGIC = 0x4D4C574C;
+  static final int VERSION = 1;
+  static final int HEADER_BYTES = 32;
+  static final int FRAME_BYTES = 8;
+  static final int MAX_RECORD_BYTES = 64 << 20;
+  private static final int KEEP_BUFFER_BYTES = 4 << 20;
+
+  /** Writes one record payload; runs under the log lock, so it may assign ids in log order. */
+  @FunctionalInterface
+  interface Body {
+    void writeTo(ByteWriter out);
+  }
+
+  private final Path dir;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition synced = lock.newCondition();
+  private final CRC32C crc = new CRC32C();
+  private ByteWriter active = new ByteWriter(64 << 10);
+  private @Nullable ByteWriter spare = new ByteWriter(64 << 10);
+  private long appendedLsn;
+  private long durableLsn;
+  private boolean syncing;
+  private boolean closed;
+  private @Nullable IOException failure;
+  private FileChannel channel;
+  private long segment;
+  private long segmentBaseLsn;
+
+  private WriteAheadLog(Path dir, FileChannel channel, long segment, long segmentBaseLsn, long endLsn) {
+    this.dir = dir;
+    this.channel = channel;
+    this.segment = segment;
+    this.segmentBaseLsn = segmentBaseLsn;
+    this.appendedLsn = endLsn;
+    this.durableLsn = endLsn;
+  }
+
+  /** Continues segment {@code segment} whose valid records end at {@code endLsn}. */
+  static WriteAheadLog openForAppend(Path dir, long segment, long baseLsn, long endLsn) throws IOException {
+    Path file = StoreFiles.segment(dir, segment);
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+    try {
+      long expectedSize = HEADER_BYTES + (endLsn - baseLsn);
+      if (ch.size() != expectedSize) {
+        throw new IOException("log segment " + file + " has " + ch.size() + " bytes, expected " + expectedSize);
+      }
+      ch.position(expectedSize);
+      return new WriteAheadLog(dir, ch, segment, baseLsn, endLsn);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  /** Creates an empty, durable segment file and returns its channel positioned after the header. */
+  static FileChannel createSegment(Path dir, long segment, long baseLsn) throws IOException {
+    Path file = StoreFiles.segment(dir, segment);
+    Files.createDirectories(file.getParent());
+    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING);
+    try {
+      byte[] h = new byte[HEADER_BYTES];
+      ByteWriter.putIntAt(h, 0, MAGIC);
+      ByteWriter.putIntAt(h, 4, VERSION);
+      ByteWriter.putLongAt(h, 8, segment);
+      ByteWriter.putLongAt(h, 16, baseLsn);
+      CRC32C c = new CRC32C();
+      c.update(h, 0, 28);
+      ByteWriter.putIntAt(h, 28, (int) c.getValue());
+      writeFully(ch, h, HEADER_BYTES);
+      ch.force(true);
+      StoreFiles.syncDirectory(file.getParent());
+      return ch;
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Buffers one record and returns its end LSN; the record is durable only after {@link
+   * #awaitDurable} with that LSN returns.
+   */
+  long append(Body body) {
+    lock.lock();
+    try {
+      checkUsable();
+      int start = active.length();
+      active.putInt(0).putInt(0);
+      try {
+        body.writeTo(active);
+      } catch (RuntimeException | Error e) {
+        active.truncate(start);
+        throw e;
+      }
+      int payload = active.length() - start - FRAME_BYTES;
+      if (payload > MAX_RECORD_BYTES) {
+        active.truncate(start);
+        throw MemLoopException.invalid("record", "is " + payload + " bytes encoded, the limit is " + MAX_RECORD_BYTES);
+      }
+      byte[] a = active.array();
+      ByteWriter.putIntAt(a, start, payload);
+      crc.reset();
+      crc.update(a, start, 4);
+      crc.update(a, start + FRAME_BYTES, payload);
+      ByteWriter.putIntAt(a, start + 4, (int) crc.getValue());
+      appendedLsn += FRAME_BYTES + payload;
+      return appendedLsn;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Returns once every record ending at or before {@code lsn} is on disk. */
+  void awaitDurable(long lsn) {
+    lock.lock();
+    try {
+      while (durableLsn < lsn) {
+        if (failure != null) {
+          throw failed();
+        }
+        if (syncing) {
+          synced.awaitUninterruptibly();
+        } else {
+          leadSync();
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Called with the lock held; releases it while writing and forcing. */
+  private void leadSync() {
+    syncing = true;
+    ByteWriter batch = active;
+    active = spare;
+    spare = null;
+    long target = appendedLsn;
+    FileChannel ch = channel;
+    lock.unlock();
+    IOException error = null;
+    try {
+      writeFully(ch, batch.array(), batch.length());
+      ch.force(false);
+    } catch (IOException e) {
+      error = e;
+    } finally {
+      lock.lock();
+      batch.reset();
+      spare = batch.array().length > KEEP_BUFFER_BYTES ? new ByteWriter(64 << 10) : batch;
+      syncing = false;
+      if (error != null) {
+        failure = error;
+      } else {
+        durableLsn = target;
+      }
+      synced.signalAll();
+    }
+  }
+
+  /**
+   * Makes the current segment durable and starts the next one; returns the new segment's number.
+   * Its base LSN is {@link #appendedLsn()} at return.
+   */
+  long rotate() throws IOException {
+    lock.lock();
+    try {
+      flushAllLocked();
+      long base = appendedLsn;
+      FileChannel next = createSegment(dir, segment + 1, base);
+      channel.close();
+      channel = next;
+      segment++;
+      segmentBaseLsn = base;
+      return segment;
+    } catch (IOException e) {
+      failure = e;
+      throw e;
+    } finally {
+      syncing = false;
+      synced.signalAll();
+      lock.unlock();
+    }
+  }
+
+  /** With the lock held: waits out a running sync, then writes and forces the rest as leader. */
+  private void flushAllLocked() throws IOException {
+    while (syncing) {
+      synced.awaitUninterruptibly();
+    }
+    checkUsable();
+    syncing = true;
+    writeFully(channel, active.array(), active.length());
+    channel.force(false);
+    active.reset();
+    durableLsn = appendedLsn;
+  }
+
+  long appendedLsn() {
+    lock.lock();
+    try {
+      return appendedLsn;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes of records in the current segment, buffered or written. */
+  long segmentBytes() {
+    lock.lock();
+    try {
+      return appendedLsn - segmentBaseLsn;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long segment() {
+    lock.lock();
+    try {
+      return segment;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Makes everything appended durable and closes the file; later appends fail. */
+  @Override
+  public void close() throws IOException {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      try {
+        if (failure == null) {
+          flushAllLocked();
+        }
+      } finally {
+        closed = true;
+        syncing = false;
+        synced.signalAll();
+        channel.close();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes the file without writing what is buffered: what a crash would leave behind. */
+  void abandon() throws IOException {
+    lock.lock();
+    try {
+      closed = true;
+      failure = new IOException("log abandoned");
+      synced.signalAll();
+      channel.close();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void checkUsable() {
+    if (failure != null) {
+      throw failed();
+    }
+    if (closed) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store is closed");
+    }
+  }
+
+  private MemLoopException failed() {
+    return StoreFiles.unavailable(StoreFiles.segment(dir, segment), "writing log segment (store must be reopened)",
+        failure);
+  }
+
+  private static void writeFully(FileChannel ch, byte[] b, int n) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(b, 0, n);
+    while (buf.hasRemaining()) {
+      ch.write(buf);
+    }
+  }
+}
