@@ -130,9 +130,8 @@ public record MemLoopConfig(
             .simStd(0.1)
             .retrievalTtl(Duration.ofDays(7));
     return switch (preset) {
-      case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
+      case MEMRL, DEFAULT -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
-      case DEFAULT -> b.similarityNormalization(SimilarityNormalization.POOL).build();
     };
   }
 

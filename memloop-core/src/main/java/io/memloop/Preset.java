@@ -13,8 +13,10 @@ public enum Preset {
   /** Plain similarity RAG: λ = 0 (rank by similarity only) and α = 0 (utilities never move). */
   SIMILARITY,
   /**
-   * MemLoop's default: MemRL's rule with similarity normalised over the candidate pool, so no
-   * per-model constants need hand-tuning.
+   * MemLoop's default. Today it equals {@link #MEMRL}: normalising similarity over the candidate
+   * pool instead ({@code similarityNormalization=POOL}) was measured worse on the demo environment
+   * (pool z-scores shrink the gap between a task's own memories and look-alike twins, so Q
+   * dominates). It will move away from MEMRL only with benchmark evidence.
    */
   DEFAULT;
 

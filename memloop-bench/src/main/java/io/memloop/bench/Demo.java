@@ -8,9 +8,10 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * {@code memloop demo}: a small runtime-learning loop on the recurring-ops environment, recurring
- * tasks with verifiable outcomes and near-identical distractor twins, run for a few epochs with no
- * memory (the floor) and the engine under the {@code similarity} and {@code memrl} presets.
+ * {@code memloop demo}: a small runtime-learning loop on the recurring-ops environment (recurring
+ * tasks with verifiable outcomes, look-alike twin tasks whose answers differ, and stale memories
+ * that look like the right experience but no longer work) run for a few epochs with no memory (the
+ * floor) and the engine under the {@code similarity} and {@code memrl} presets.
  *
  * <pre>{@code
  * try (Embedder model = MiniLmEmbedder.create()) {

@@ -8,7 +8,7 @@ import io.memloop.MemLoopException;
  * @param seed generates the tasks and drives every random choice: same seed, same table
  * @param epochs passes over the task list; memory persists across them
  * @param families task families (template × subject) of the recurring-ops environment
- * @param twinsPerFamily near-identical phrasings per family, each its own task with its own correct
+ * @param twinsPerFamily look-alike phrasings per family, each its own task with its own correct
  *     answer (1 means no distractor twins)
  * @param staleShare fraction of tasks whose memory starts with a stale experience: a "what worked"
  *     under the task's exact intent whose procedure no longer works

@@ -43,13 +43,16 @@ public record DemoReport(String environment, DemoOptions options, String modelId
   public String toTable() {
     StringBuilder out = new StringBuilder();
     out.append(String.format(
-        Locale.ROOT, "%s: %d tasks (%d families x %d near-identical twins)%s, %d epochs, seed %d, embedder %s%n",
+        Locale.ROOT, "%s: %d tasks (%d families x %d look-alike twins)%s, %d epochs, seed %d, embedder %s%n",
         environment, options.tasks(), options.families(), options.twinsPerFamily(),
         options.staleShare() > 0
             ? String.format(Locale.ROOT, ", stale memories for %.0f%% of tasks", 100 * options.staleShare())
             : "",
         epochs(), options.seed(), modelId));
-    int nameWidth = Math.max("strategy".length(), curves.stream().mapToInt(c -> c.strategy().length()).max().orElse(0));
+    int nameWidth = "strategy".length();
+    for (LearningCurve c : curves) {
+      nameWidth = Math.max(nameWidth, c.strategy().length());
+    }
     out.append(String.format(Locale.ROOT, "%-" + nameWidth + "s", "strategy"));
     for (int e = 1; e <= epochs(); e++) {
       out.append(String.format(Locale.ROOT, " %5s", "ep" + e));

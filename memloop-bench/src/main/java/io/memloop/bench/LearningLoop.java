@@ -45,7 +45,8 @@ final class LearningLoop {
     long policySeed = Seeds.derive(seed, "policy:" + env.name());
     List<EpisodeRow> rows = new ArrayList<>(epochs * tasks.size());
     List<Long> memoryCounts = new ArrayList<>(epochs);
-    try (MemoryRun memory = strategy.start(embeddings.dimension(), Seeds.derive(seed, "strategy:" + strategy.name()))) {
+    long strategySeed = Seeds.derive(seed, "strategy:" + strategy.name());
+    try (MemoryRun memory = strategy.start(embeddings.dimension(), strategySeed)) {
       for (PriorExperience prior : env.priorExperiences()) {
         memory.preload(prior, embeddings.of(prior.intent()));
       }
@@ -55,7 +56,8 @@ final class LearningLoop {
           Task task = tasks.get(i);
           float[] z = embeddings.of(task);
           Recall recall = memory.recall(task, z);
-          Episode episode = env.attempt(task, recall.shown(), new SplittableRandom(Seeds.derive(policySeed, epoch, i)));
+          SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
+          Episode episode = env.attempt(task, recall.shown(), rnd);
           memory.learn(recall, z, episode);
           rows.add(
               new EpisodeRow(

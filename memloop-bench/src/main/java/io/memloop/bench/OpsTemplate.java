@@ -3,7 +3,7 @@ package io.memloop.bench;
 import java.util.List;
 
 /**
- * A kind of ops task from which families of near-identical tasks are generated.
+ * A kind of ops task from which families of look-alike tasks are generated.
  *
  * @param key short name used in task ids
  * @param variants the twin phrasings, each with one {@code {x}} slot for the subject; twins of one
@@ -31,7 +31,8 @@ record OpsTemplate(String key, List<String> variants, List<String> subjects, Lis
     // the intent: a quote in the intent would hide it.
     for (String text : concat(variants, subjects, procedures)) {
       if (text.contains(CopyFirstPolicy.QUOTE)) {
-        throw new IllegalArgumentException(key + ": contains the quote character " + CopyFirstPolicy.QUOTE + ": " + text);
+        throw new IllegalArgumentException(
+            key + ": contains the quote character " + CopyFirstPolicy.QUOTE + ": " + text);
       }
     }
     if (subjects.isEmpty()) {

@@ -5,12 +5,13 @@ import java.util.List;
 /**
  * The catalogue of ops tasks of {@link RecurringTasksEnvironment}.
  *
- * <p>Twin phrasings were chosen so that twins are close but below the engine's intent-merge
- * threshold (0.9): with all-MiniLM-L6-v2 they measure about 0.7–0.88 cosine. One-word swaps
- * ("ascending"/"descending", "pause"/"resume") measure 0.92–0.99 and would put both twins in one
- * intent group, whose memories the engine ranks with one shared similarity and a query-independent
- * Q, so no strategy could tell the twins apart there. Five procedures per template make a blind
- * guess right one time in five.
+ * <p>Twin phrasings were chosen to be close but below the engine's intent-merge threshold (0.9).
+ * Measured with all-MiniLM-L6-v2 over the whole catalogue: twins 0.44–0.89 cosine, median 0.74;
+ * one template with two subjects (same phrasing) 0.40–0.95, median 0.76, 3% of pairs ≥ 0.9. One-word
+ * swaps ("ascending"/"descending", "pause"/"re-enable") measure 0.90–0.99 and would put both twins
+ * in one intent group, whose memories the engine ranks with one shared similarity and a
+ * query-independent Q, so no strategy could tell those twins apart. Five procedures per template
+ * make a blind guess right one time in five.
  */
 final class OpsTemplates {
   private OpsTemplates() {}
@@ -112,12 +113,12 @@ final class OpsTemplates {
               "cron",
               List.of(
                   "Pause the nightly {x} cron job while the data migration runs.",
-                  "Re-enable the nightly {x} cron job once the migration is done.",
+                  "Run the {x} cron job once by hand right now.",
                   "Move the nightly {x} cron job to run every hour."),
               List.of("invoice-export", "search-reindex", "report-mailer", "cleanup", "sitemap", "billing-sync"),
               List.of(
                   "kubectl patch cronjob with suspend=true",
-                  "kubectl patch cronjob with suspend=false",
+                  "kubectl create job --from=cronjob",
                   "change the schedule to 0 * * * *",
                   "comment out the crontab line",
                   "delete the cronjob and recreate it from git")),
@@ -140,7 +141,8 @@ final class OpsTemplates {
                   "Enable the {x} feature flag for beta users only.",
                   "Switch on the {x} feature flag for every customer in Europe.",
                   "Roll the {x} feature flag back to off for everyone after the incident."),
-              List.of("dark-mode", "new-checkout", "smart-search", "one-click-refund", "beta-dashboard", "ai-summary"),
+              List.of(
+                  "dark-mode", "new-checkout", "smart-search", "one-click-refund", "beta-dashboard", "ai-summary"),
               List.of(
                   "target the beta segment in the flag service",
                   "set the rollout to 100% with region=eu",

@@ -17,9 +17,9 @@ import java.util.random.RandomGenerator;
  * <p>A family is a template with one subject ("Restart the payment service ..."); its twins are
  * that family's phrasings ("... in the staging cluster ...", "... on the production fleet ..."),
  * each with its own hidden correct procedure, different from its twins'. A twin's memory is
- * therefore semantically close to the task (MiniLM cosine about 0.7–0.88) and useless or harmful:
- * the {@link CopyFirstPolicy} copies the first success it is shown, so a twin's success ranked
- * first makes the attempt fail. Families of the same template with other subjects are further
+ * therefore semantically close to the task (MiniLM cosine median 0.74, at most 0.89) and useless or
+ * harmful: the {@link CopyFirstPolicy} copies the first success it is shown, so a twin's success
+ * ranked first makes the attempt fail. Families of the same template with other subjects are further
  * distractors that happen to help one time in five.
  *
  * <p>Optionally some tasks start with a <em>stale</em> memory: a success experience recorded under the
@@ -57,15 +57,6 @@ final class RecurringTasksEnvironment implements Environment {
       if (!(slipProbability >= 0 && slipProbability < 1)) {
         throw new IllegalArgumentException("slipProbability must be in [0, 1), got " + slipProbability);
       }
-    }
-
-    /** No stale memories, the default slip. */
-    static Knobs of(int families, int twinsPerFamily) {
-      return new Knobs(families, twinsPerFamily, 0, DEFAULT_SLIP);
-    }
-
-    int tasks() {
-      return families * twinsPerFamily;
     }
   }
 
@@ -180,7 +171,8 @@ final class RecurringTasksEnvironment implements Environment {
   public Episode attempt(Task task, List<Memory> shown, RandomGenerator rnd) {
     Hidden h = hidden.get(task.id());
     if (h == null) {
-      throw new IllegalArgumentException("task " + task.id() + " is not one of " + NAME + "'s " + hidden.size() + " tasks");
+      throw new IllegalArgumentException(
+          "task " + task.id() + " is not one of " + NAME + "'s " + hidden.size() + " tasks");
     }
     String chosen = policy.choose(h.template().procedures(), shown, rnd);
     boolean success = chosen.equals(h.answer());

@@ -13,7 +13,8 @@ record RunResult(String strategy, long seed, int epochs, List<EpisodeRow> rows, 
     rows = List.copyOf(rows);
     memoryCounts = List.copyOf(memoryCounts);
     if (memoryCounts.size() != epochs) {
-      throw new IllegalArgumentException("memoryCounts has " + memoryCounts.size() + " entries for " + epochs + " epochs");
+      throw new IllegalArgumentException(
+          "memoryCounts has " + memoryCounts.size() + " entries for " + epochs + " epochs");
     }
   }
 }

@@ -8,9 +8,9 @@ import java.util.Locale;
 
 /**
  * A deterministic stand-in for a sentence model, so tests need no model file: signed feature hashing
- * of word unigrams and bigrams. Swapping one word of a twelve-word sentence changes one unigram and
- * two bigrams, which keeps near-identical sentences close (cosine about 0.8–0.9) and unrelated ones
- * near 0, like MiniLM does for the ops tasks.
+ * of word unigrams and bigrams. On the ops catalogue it lands near MiniLM: sentences differing in
+ * one word (another subject) measure about 0.86, twins differing in a phrase about 0.55 (MiniLM:
+ * 0.74), unrelated tasks about 0.1.
  */
 final class HashingEmbedder implements Embedder {
   private final int dimension;
