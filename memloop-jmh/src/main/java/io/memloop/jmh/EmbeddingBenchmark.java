@@ -27,7 +27,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * count. The primary score counts calls; read the {@code :sentences} secondary score, which counts
  * texts (calls × batchSize).
  *
- * <p>Sentences are generated from a fixed seed: task-like intents of 8–25 words, as agents store
+ * <p>Sentences are generated from a fixed seed: task-like intents of 9–29 words, as agents store
  * them, each distinct, so no layer can cache its way to a better number.
  *
  * <pre>
