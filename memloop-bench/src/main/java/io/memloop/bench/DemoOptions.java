@@ -41,7 +41,7 @@ public record DemoOptions(long seed, int epochs, int families, int twinsPerFamil
    * memory for its own task, so it is not a memory "that does not help"; stale memories are.
    */
   public static DemoOptions defaults() {
-    return new DemoOptions(1, 5, 20, 3, 0.25);
+    return new DemoOptions(1, 8, 20, 3, 0.25);
   }
 
   public DemoOptions withSeed(long seed) {

@@ -23,7 +23,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "N", description = "Seed of task generation and the frozen policy (default: 1).")
   long seed = DemoOptions.defaults().seed();
 
-  @Option(names = "--epochs", paramLabel = "N", description = "Passes over the task list (default: 5).")
+  @Option(names = "--epochs", paramLabel = "N", description = "Passes over the task list (default: 8).")
   int epochs = DemoOptions.defaults().epochs();
 
   @Option(names = "--families", paramLabel = "N", description = "Task families (default: 20).")
