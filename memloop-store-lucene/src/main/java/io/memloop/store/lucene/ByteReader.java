@@ -96,6 +96,14 @@ final class ByteReader {
     return s;
   }
 
+  /** UTF-8 of a known length (the prefix already read). */
+  String getStringOfLength(int n) throws Malformed {
+    need(n, "string");
+    String s = new String(buf, pos, n, StandardCharsets.UTF_8);
+    pos += n;
+    return s;
+  }
+
   /** Length-prefixed bytes, copied. */
   byte[] getBytes() throws Malformed {
     int n = getInt();

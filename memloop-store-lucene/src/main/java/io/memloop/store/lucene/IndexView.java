@@ -8,8 +8,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReader;
@@ -17,8 +17,6 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.NumericDocValues;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.StoredFieldVisitor;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
@@ -36,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * opened. Every acknowledged insert is in the reader or in one of the tails (possibly both, right
  * after a refresh; results are de-duplicated by id).
  *
- * <p>Thread safety: immutable apart from the tails (see {@link Tail}); a caller {@link #acquire}s it
- * through {@link VectorIndex#acquire()} and releases it, which keeps the reader open meanwhile.
+ * <p>Thread safety: immutable apart from the tails (see {@link Tail}); callers get it from {@link
+ * VectorIndex#acquire()} and {@link #release()} it when done, which keeps the reader open meanwhile.
  */
 final class IndexView {
   static final String GROUP_VECTOR = "gvec";
@@ -91,7 +89,7 @@ final class IndexView {
     if (kSearch > 0) {
       Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
       TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);
-      collectExact(top.scoreDocs, query, minSimilarity, groups, hits);
+      collectExact(top.scoreDocs, ns.id, query, minSimilarity, groups, hits);
     }
     for (Tail tail : tails) {
       for (Tail.TailGroup g : tail.groups(ns.id)) {
@@ -106,7 +104,7 @@ final class IndexView {
     return out.size() > k ? out.subList(0, k) : out;
   }
 
-  private void collectExact(ScoreDoc[] scoreDocs, float[] query, double minSimilarity, GroupTable groups,
+  private void collectExact(ScoreDoc[] scoreDocs, int namespaceId, float[] query, double minSimilarity, GroupTable groups,
       Map<Long, GroupHit> out) throws IOException {
     ScoreDoc[] byDoc = scoreDocs.clone();
     Arrays.sort(byDoc, Comparator.comparingInt(sd -> sd.doc));
@@ -135,14 +133,16 @@ final class IndexView {
         if (index < 0) {
           throw new IOException("index holds group i" + seq + " that the log does not know");
         }
-        out.put(seq, new GroupHit(index, seq, sim));
+        if (groups.get(index).namespace == namespaceId) { // unfiltered searches may see other namespaces
+          out.put(seq, new GroupHit(index, seq, sim));
+        }
       }
     }
   }
 
   /**
    * Contents of the memories at {@code slots} (whose sequence numbers are {@code seqs}), from the
-   * tails or from Lucene's stored fields.
+   * tails or from Lucene's doc values.
    */
   MemoryContent[] contents(int[] slots, long[] seqs) throws IOException {
     MemoryContent[] out = new MemoryContent[slots.length];
@@ -167,39 +167,45 @@ final class IndexView {
   }
 
   private void loadStored(List<Integer> wanted, long[] seqs, MemoryContent[] out) throws IOException {
-    ContentVisitor visitor = new ContentVisitor();
     for (LeafReaderContext leaf : reader.leaves()) {
       LeafReader lr = leaf.reader();
       Terms terms = lr.terms(MEMORY_SEQ);
       if (terms == null) {
         continue;
       }
-      long min = seqOf(terms.getMin());
-      long max = seqOf(terms.getMax());
+      long min = seqOf(terms.getMin(), Long.MIN_VALUE);
+      long max = seqOf(terms.getMax(), Long.MAX_VALUE);
       TermsEnum te = null;
-      StoredFields stored = null;
       PostingsEnum postings = null;
+      List<long[]> found = new ArrayList<>(); // (doc, i)
       for (int i : wanted) {
         if (out[i] != null || seqs[i] < min || seqs[i] > max) {
           continue;
         }
         if (te == null) {
           te = terms.iterator();
-          stored = lr.storedFields();
         }
         if (te.seekExact(seqTerm(seqs[i]))) {
           postings = te.postings(postings, PostingsEnum.NONE);
-          int doc = postings.nextDoc();
-          visitor.value = null;
-          stored.document(doc, visitor);
-          if (visitor.value == null) {
-            throw new IOException("memory m" + seqs[i] + " has no stored content");
-          }
-          try {
-            out[i] = MemoryContent.decode(visitor.value, 0, visitor.value.length);
-          } catch (ByteReader.Malformed e) {
-            throw new IOException("memory m" + seqs[i] + " has malformed stored content: " + e.getMessage(), e);
-          }
+          found.add(new long[] {postings.nextDoc(), i});
+        }
+      }
+      if (found.isEmpty()) {
+        continue;
+      }
+      // doc values iterate forward only: visit the found documents in doc order
+      found.sort(Comparator.comparingLong(f -> f[0]));
+      BinaryDocValues values = lr.getBinaryDocValues(MEMORY_CONTENT);
+      for (long[] f : found) {
+        int i = (int) f[1];
+        if (values == null || !values.advanceExact((int) f[0])) {
+          throw new IOException("memory m" + seqs[i] + " has no stored content");
+        }
+        BytesRef b = values.binaryValue();
+        try {
+          out[i] = MemoryContent.decode(b.bytes, b.offset, b.length);
+        } catch (ByteReader.Malformed e) {
+          throw new IOException("memory m" + seqs[i] + " has malformed stored content: " + e.getMessage(), e);
         }
       }
     }
@@ -219,31 +225,15 @@ final class IndexView {
     return new BytesRef(b);
   }
 
-  private static long seqOf(@Nullable BytesRef term) {
+  /** The sequence number a term encodes, or {@code otherwise} if it is not one (no pruning then). */
+  private static long seqOf(@Nullable BytesRef term, long otherwise) {
     if (term == null || term.length != 8) {
-      return term == null ? -1 : Long.MAX_VALUE;
+      return otherwise;
     }
     long v = 0;
     for (int i = 0; i < 8; i++) {
       v = (v << 8) | (term.bytes[term.offset + i] & 0xff);
     }
     return v;
-  }
-
-  private static final class ContentVisitor extends StoredFieldVisitor {
-    byte @Nullable [] value;
-
-    @Override
-    public Status needsField(FieldInfo fieldInfo) {
-      if (value != null) {
-        return Status.STOP;
-      }
-      return MEMORY_CONTENT.equals(fieldInfo.name) ? Status.YES : Status.NO;
-    }
-
-    @Override
-    public void binaryField(FieldInfo fieldInfo, byte[] v) {
-      value = v;
-    }
   }
 }

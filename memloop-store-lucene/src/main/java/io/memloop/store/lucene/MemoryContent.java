@@ -5,7 +5,7 @@ import io.memloop.Outcome;
 import java.time.Instant;
 
 /**
- * The immutable part of a memory: what Lucene keeps on disk (stored field) and the log records on
+ * The immutable part of a memory: what Lucene keeps on disk (a binary doc value) and the log records on
  * insert. Its encoding is the same in both places:
  *
  * <pre>

@@ -63,6 +63,12 @@ final class RetrievalBook {
     return lsn;
   }
 
+  /** Adds {@code p} as it was at a checkpoint, forgetting nothing. */
+  synchronized void restore(Pending p) {
+    bySeq.put(p.seq, p);
+    byForgetAt.add(p);
+  }
+
   long countPending(Instant now) {
     long n = 0;
     for (Pending p : bySeq.values()) {

@@ -32,7 +32,14 @@ final class Stripes {
     for (int i = 0; i < slots.length; i++) {
       stripes[i] = stripe(slots[i]);
     }
-    stripes = Arrays.stream(stripes).sorted().distinct().toArray();
+    Arrays.sort(stripes);
+    int n = 0;
+    for (int i = 0; i < stripes.length; i++) {
+      if (i == 0 || stripes[i] != stripes[i - 1]) {
+        stripes[n++] = stripes[i];
+      }
+    }
+    stripes = Arrays.copyOf(stripes, n);
     for (int s : stripes) {
       locks[s].lock();
     }

@@ -17,12 +17,14 @@ import java.util.List;
  *   2 RETRIEVAL  long seq, str namespace, instant created, instant expires,
  *                int n, n × (str memoryId, double sim, double q, double score, byte selected, double p)
  *   3 REWARD     long retrievalSeq, str namespace, instant at, int n, n × (long memorySeq, double q, long visits)
+ *   4 SEQUENCE   long floor                      ids handed out from now on are above floor
  * </pre>
  */
 sealed interface WalRecord {
   int INSERT = 1;
   int RETRIEVAL = 2;
   int REWARD = 3;
+  int SEQUENCE = 4;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -54,7 +56,7 @@ sealed interface WalRecord {
   /** Retrieval {@code retrievalSeq} was claimed at {@code at}; each listed memory got the new utility. */
   record Rewarded(long retrievalSeq, String namespace, Instant at, long[] memorySeqs, double[] qs, long[] visits)
       implements WalRecord {
-    Rewarded {
+    public Rewarded {
       assert memorySeqs.length == qs.length && qs.length == visits.length;
     }
 
@@ -64,6 +66,17 @@ sealed interface WalRecord {
       for (int i = 0; i < memorySeqs.length; i++) {
         w.putLong(memorySeqs[i]).putDouble(qs[i]).putLong(visits[i]);
       }
+    }
+  }
+
+  /**
+   * Written once per open: no id at or below {@code floor} will be handed out. After an unclean
+   * shutdown the floor is raised past any id that may have been seen but not logged.
+   */
+  record SequenceFloor(long floor) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(SEQUENCE).putLong(floor);
     }
   }
 
@@ -107,6 +120,7 @@ sealed interface WalRecord {
         }
         yield new Rewarded(seq, ns, at, memorySeqs, qs, visits);
       }
+      case SEQUENCE -> new SequenceFloor(r.getLong());
       default -> throw new ByteReader.Malformed("unknown log record type " + type);
     };
     r.expectEnd("log record type " + type);

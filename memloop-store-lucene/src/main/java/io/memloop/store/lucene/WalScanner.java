@@ -76,7 +76,11 @@ final class WalScanner {
         }
         throw StoreFiles.corrupt(file, "truncated log segment header (" + size + " bytes)");
       }
-      checkHeader(file, in.bytes(0, WriteAheadLog.HEADER_BYTES), 0, number, baseLsn);
+      byte[] header = in.bytes(0, WriteAheadLog.HEADER_BYTES);
+      if (last && isZero(header, WriteAheadLog.HEADER_BYTES)) {
+        return new End(number, baseLsn, baseLsn, 0, true); // created, header never reached the disk
+      }
+      checkHeader(file, header, 0, number, baseLsn);
       long pos = WriteAheadLog.HEADER_BYTES;
       CRC32C crc = new CRC32C();
       while (pos < size) {
@@ -126,8 +130,17 @@ final class WalScanner {
     }
   }
 
-  /** Checks a segment header; package-private so opening can validate the segment it continues. */
-  static void checkHeader(Path file, byte[] h, int off, long number, long baseLsn) {
+  private static boolean isZero(byte[] b, int n) {
+    for (int i = 0; i < n; i++) {
+      if (b[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Checks magic, version, checksum and the segment's place in the log. */
+  private static void checkHeader(Path file, byte[] h, int off, long number, long baseLsn) {
     int magic = ByteWriter.intAt(h, off);
     if (magic != WriteAheadLog.MAGIC) {
       throw StoreFiles.corrupt(file, String.format("bad magic 0x%08x in log segment %s (expected 0x%08x v%d)",
@@ -171,7 +184,7 @@ final class WalScanner {
         continue;
       }
       int type = b[base + i + WriteAheadLog.FRAME_BYTES];
-      if (type < WalRecord.INSERT || type > WalRecord.REWARD) {
+      if (type < WalRecord.INSERT || type > WalRecord.SEQUENCE) {
         continue;
       }
       crc.reset();

@@ -8,7 +8,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.locks.Condition;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Group commit:</b> {@link #append} only copies a record into an in-memory buffer and returns
  * the record's end LSN. {@link #awaitDurable} makes the caller either wait for a running sync that
  * will cover its LSN, or become the leader that writes the whole buffer and forces it to disk; every
- * writer that appended in the meantime shares that one {@code fsync}.
+ * writer that appended in the meantime shares that one {@code fsync}. Waiters park on their own
+ * condition: a finished sync wakes exactly the waiters it covered, plus one uncovered waiter to lead
+ * the next sync, rather than the whole herd.
  *
  * <p>Thread safety: all methods may be called concurrently. {@code lock} guards the buffers, the
  * counters and the channel switch; the leader writes and forces outside the lock while {@code
@@ -45,20 +49,51 @@ final class WriteAheadLog implements Closeable {
     void writeTo(ByteWriter out);
   }
 
+  /** A thread parked until a sync covers {@code lsn}, or until it is asked to lead the next sync. */
+  private static final class Waiter {
+    final long lsn;
+    final Thread thread = Thread.currentThread();
+    volatile boolean signalled;
+
+    Waiter(long lsn) {
+      this.lsn = lsn;
+    }
+
+    void signal() {
+      signalled = true;
+      LockSupport.unpark(thread);
+    }
+
+    /** Parks (outside the log lock) until signalled; keeps the interrupt status for the caller. */
+    void await() {
+      boolean interrupted = false;
+      while (!signalled) {
+        LockSupport.park(this);
+        interrupted |= Thread.interrupted();
+      }
+      signalled = false;
+      if (interrupted) {
+        thread.interrupt();
+      }
+    }
+  }
+
   private final Path dir;
   private final ReentrantLock lock = new ReentrantLock();
-  private final Condition synced = lock.newCondition();
+  /** Threads waiting for durability, in arrival order; guarded by {@code lock}. */
+  private final ArrayList<Waiter> waiters = new ArrayList<>();
   private final CRC32C crc = new CRC32C();
   private ByteWriter active = new ByteWriter(64 << 10);
   private @Nullable ByteWriter spare = new ByteWriter(64 << 10);
-  private long appendedLsn;
-  private long durableLsn;
+  /** Written under {@code lock}; volatile so progress checks need not take it. */
+  private volatile long appendedLsn;
+  private volatile long durableLsn;
   private boolean syncing;
   private boolean closed;
   private @Nullable IOException failure;
   private FileChannel channel;
   private long segment;
-  private long segmentBaseLsn;
+  private volatile long segmentBaseLsn;
 
   private WriteAheadLog(Path dir, FileChannel channel, long segment, long segmentBaseLsn, long endLsn) {
     this.dir = dir;
@@ -104,6 +139,7 @@ final class WriteAheadLog implements Closeable {
       writeFully(ch, h, HEADER_BYTES);
       ch.force(true);
       StoreFiles.syncDirectory(file.getParent());
+      StoreFiles.syncDirectory(file.getParent().getParent()); // the wal directory itself may be new
       return ch;
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -147,20 +183,32 @@ final class WriteAheadLog implements Closeable {
 
   /** Returns once every record ending at or before {@code lsn} is on disk. */
   void awaitDurable(long lsn) {
-    lock.lock();
-    try {
-      while (durableLsn < lsn) {
+    Waiter me = null;
+    while (durableLsn < lsn) {
+      lock.lock();
+      try {
+        if (durableLsn >= lsn) {
+          return;
+        }
         if (failure != null) {
           throw failed();
         }
-        if (syncing) {
-          synced.awaitUninterruptibly();
-        } else {
+        if (!syncing) {
+          if (me != null) {
+            waiters.remove(me);
+            me = null;
+          }
           leadSync();
+          continue;
         }
+        if (me == null) {
+          me = new Waiter(lsn);
+          waiters.add(me);
+        }
+      } finally {
+        lock.unlock();
       }
-    } finally {
-      lock.unlock();
+      me.await(); // a covering sync removed us from the list; a request to lead did not
     }
   }
 
@@ -189,7 +237,24 @@ final class WriteAheadLog implements Closeable {
       } else {
         durableLsn = target;
       }
-      synced.signalAll();
+      wakeWaiters();
+    }
+  }
+
+  /** With the lock held, after a sync: wakes the covered waiters and one more to lead the next sync. */
+  private void wakeWaiters() {
+    Waiter next = null;
+    for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+      Waiter w = it.next();
+      if (w.lsn <= durableLsn || failure != null || closed) {
+        it.remove();
+        w.signal();
+      } else if (next == null) {
+        next = w;
+      }
+    }
+    if (next != null) {
+      next.signal();
     }
   }
 
@@ -213,15 +278,23 @@ final class WriteAheadLog implements Closeable {
       throw e;
     } finally {
       syncing = false;
-      synced.signalAll();
+      wakeWaiters();
       lock.unlock();
     }
   }
 
   /** With the lock held: waits out a running sync, then writes and forces the rest as leader. */
   private void flushAllLocked() throws IOException {
-    while (syncing) {
-      synced.awaitUninterruptibly();
+    while (syncing) { // a leader is writing outside the lock; be first in line when it is done
+      Waiter w = new Waiter(Long.MAX_VALUE);
+      waiters.add(0, w);
+      lock.unlock();
+      try {
+        w.await();
+      } finally {
+        lock.lock();
+        waiters.remove(w);
+      }
     }
     checkUsable();
     syncing = true;
@@ -232,22 +305,12 @@ final class WriteAheadLog implements Closeable {
   }
 
   long appendedLsn() {
-    lock.lock();
-    try {
-      return appendedLsn;
-    } finally {
-      lock.unlock();
-    }
+    return appendedLsn;
   }
 
   /** Bytes of records in the current segment, buffered or written. */
   long segmentBytes() {
-    lock.lock();
-    try {
-      return appendedLsn - segmentBaseLsn;
-    } finally {
-      lock.unlock();
-    }
+    return appendedLsn - segmentBaseLsn;
   }
 
   long segment() {
@@ -274,7 +337,7 @@ final class WriteAheadLog implements Closeable {
       } finally {
         closed = true;
         syncing = false;
-        synced.signalAll();
+        wakeWaiters();
         channel.close();
       }
     } finally {
@@ -288,7 +351,7 @@ final class WriteAheadLog implements Closeable {
     try {
       closed = true;
       failure = new IOException("log abandoned");
-      synced.signalAll();
+      wakeWaiters();
       channel.close();
     } finally {
       lock.unlock();

@@ -1,0 +1,308 @@
+package io.memloop.store.lucene;
+
+import io.memloop.Candidate;
+import io.memloop.store.RetrievalRecord;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * A checkpoint of the RAM state, valid at the start of log segment {@code segment} (LSN {@code lsn}):
+ * opening loads it and replays only the log from that segment on. Layout (little-endian):
+ *
+ * <pre>
+ *   int MAGIC "MLSS", int version (1), int dimension, long segment, long lsn, long sequence,
+ *   byte clean (1 if written by a clean close: nothing after it was ever handed out)
+ *   int n, n × str namespace                                   (index = namespace id)
+ *   int n, n × (long seq, int namespace)                       groups, by index
+ *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos)
+ *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
+ *               [instant rewardedAt], int c, c × candidate)    remembered retrievals
+ *   int CRC32C of everything before it
+ * </pre>
+ *
+ * Group membership and the namespaces' lists are rebuilt from the memory rows (slot order).
+ */
+final class Snapshot {
+  static final int MAGIC = 0x4D4C5353;
+  static final int VERSION = 1;
+  private static final int FLUSH_BYTES = 1 << 20;
+
+  /** Where replay starts: the snapshot's segment and LSN; {@code clean} if a clean close wrote it. */
+  record Position(long segment, long lsn, boolean clean) {}
+
+  private Snapshot() {}
+
+  /**
+   * Writes {@code state} to {@code tmp} without forcing it: callers hold every writer out while this
+   * runs (it must see one consistent state), then {@link StoreFiles#publish} it outside that lock
+   * after forcing.
+   */
+  static void write(Path tmp, StoreState state, int dimension, long segment, long lsn, boolean clean)
+      throws IOException {
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      Out out = new Out(ch);
+      ByteWriter w = out.w;
+      w.putInt(MAGIC).putInt(VERSION).putInt(dimension).putLong(segment).putLong(lsn).putLong(state.sequence.get())
+          .putByte(clean ? 1 : 0);
+      List<NamespaceState> namespaces = state.namespaces.all();
+      w.putInt(namespaces.size());
+      for (NamespaceState ns : namespaces) {
+        w.putString(ns.name);
+      }
+      int groups = state.groups.size();
+      w.putInt(groups);
+      for (int i = 0; i < groups; i++) {
+        GroupTable.Group g = state.groups.get(i);
+        w.putLong(g.seq).putInt(g.namespace);
+        out.maybeFlush();
+      }
+      MemoryTable t = state.memories;
+      int n = t.size();
+      w.putInt(n);
+      for (int s = 0; s < n; s++) {
+        w.putLong(t.seq(s)).putInt(t.namespace(s)).putInt(t.group(s)).putDouble(t.q(s)).putLong(t.visits(s))
+            .putLong(t.updatedSeconds(s)).putInt(t.updatedNanos(s));
+        out.maybeFlush();
+      }
+      List<RetrievalBook.Pending> retrievals = new ArrayList<>();
+      List<Integer> owners = new ArrayList<>();
+      for (NamespaceState ns : namespaces) {
+        for (RetrievalBook.Pending p : ns.retrievals.all()) {
+          retrievals.add(p);
+          owners.add(ns.id);
+        }
+      }
+      w.putInt(retrievals.size());
+      for (int i = 0; i < retrievals.size(); i++) {
+        RetrievalBook.Pending p = retrievals.get(i);
+        RetrievalRecord r = p.record;
+        w.putLong(p.seq).putInt(owners.get(i)).putInstant(r.createdAt()).putInstant(r.expiresAt());
+        Instant rewardedAt = p.rewardedAt;
+        w.putByte(rewardedAt != null ? 1 : 0);
+        if (rewardedAt != null) {
+          w.putInstant(rewardedAt);
+        }
+        w.putInt(r.candidates().size());
+        for (Candidate c : r.candidates()) {
+          w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
+              .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
+        }
+        out.maybeFlush();
+      }
+      out.finish();
+    }
+  }
+
+  /** Loads {@code file} into an empty {@code state}; STORE_CORRUPT if it is not a valid snapshot. */
+  static Position read(Path file, int dimension, StoreState state) throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size < 40) {
+        throw StoreFiles.corrupt(file, "truncated snapshot (" + size + " bytes)");
+      }
+      In in = new In(ch, size - 4);
+      try {
+        int magic = in.r(8).getInt();
+        if (magic != MAGIC) {
+          throw StoreFiles.corrupt(file, String.format("bad magic 0x%08x in snapshot %s (expected 0x%08x v%d)",
+              magic, file, MAGIC, VERSION));
+        }
+        int version = in.current.getInt();
+        if (version != VERSION) {
+          throw StoreFiles.corrupt(file, "unknown snapshot version " + version + " (this build reads v" + VERSION + ")");
+        }
+        ByteReader r = in.r(29);
+        int dim = r.getInt();
+        if (dim != dimension) {
+          throw StoreFiles.corrupt(file, "snapshot has dimension " + dim + ", store has " + dimension);
+        }
+        long segment = r.getLong();
+        long lsn = r.getLong();
+        state.raiseSequence(r.getLong());
+        Position pos = new Position(segment, lsn, r.getByte() == 1);
+        int namespaces = in.r(4).getCount(Integer.MAX_VALUE, "namespace");
+        for (int i = 0; i < namespaces; i++) {
+          int len = in.r(4).getCount(1 << 20, "namespace byte");
+          NamespaceState ns = state.namespaces.getOrCreate(in.r(len).getStringOfLength(len));
+          if (ns.id != i) {
+            throw StoreFiles.corrupt(file, "namespace '" + ns.name + "' listed twice in snapshot");
+          }
+        }
+        int groups = in.r(4).getCount(Integer.MAX_VALUE, "group");
+        for (int i = 0; i < groups; i++) {
+          r = in.r(12);
+          long seq = r.getLong();
+          NamespaceState ns = namespace(file, state, r.getInt());
+          if (i > 0 && seq <= state.groups.get(i - 1).seq) {
+            throw StoreFiles.corrupt(file, "snapshot groups out of order at i" + seq);
+          }
+          ns.groups.add(state.groups.reserve(seq, ns.id));
+        }
+        int memories = in.r(4).getCount(Integer.MAX_VALUE, "memory");
+        MemoryTable t = state.memories;
+        for (int i = 0; i < memories; i++) {
+          r = in.r(44);
+          long seq = r.getLong();
+          NamespaceState ns = namespace(file, state, r.getInt());
+          int group = r.getInt();
+          if (group < 0 || group >= groups || state.groups.get(group).namespace != ns.id
+              || (i > 0 && seq <= t.seq(i - 1))) {
+            throw StoreFiles.corrupt(file, "snapshot memory m" + seq + " is out of order or in a bad group " + group);
+          }
+          int slot = t.reserve(seq, ns.id);
+          t.setGroup(slot, group);
+          t.setUtility(slot, r.getDouble(), r.getLong(), r.getLong(), r.getInt());
+          state.groups.get(group).members.add(slot);
+          ns.memories.add(slot);
+        }
+        int retrievals = in.r(4).getCount(Integer.MAX_VALUE, "retrieval");
+        for (int i = 0; i < retrievals; i++) {
+          readRetrieval(file, in, state);
+        }
+        in.finish(file);
+        return pos;
+      } catch (ByteReader.Malformed e) {
+        throw StoreFiles.corrupt(file, "malformed snapshot: " + e.getMessage());
+      }
+    }
+  }
+
+  private static void readRetrieval(Path file, In in, StoreState state) throws IOException, ByteReader.Malformed {
+    ByteReader r = in.r(37);
+    long seq = r.getLong();
+    NamespaceState ns = namespace(file, state, r.getInt());
+    Instant created = r.getInstant();
+    Instant expires = r.getInstant();
+    Instant rewardedAt = r.getByte() != 0 ? in.r(12).getInstant() : null;
+    int n = in.r(4).getCount(WalRecord.MAX_ITEMS, "candidate");
+    List<Candidate> candidates = new ArrayList<>(Math.min(n, 1024));
+    for (int c = 0; c < n; c++) {
+      int len = in.r(4).getCount(WriteAheadLog.MAX_RECORD_BYTES, "memory id byte");
+      String id = in.r(len).getStringOfLength(len);
+      r = in.r(33);
+      candidates.add(new Candidate(id, r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0, r.getDouble()));
+    }
+    RetrievalBook.Pending p =
+        new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates));
+    p.rewardedAt = rewardedAt;
+    ns.retrievals.restore(p);
+    state.raiseSequence(seq);
+  }
+
+  private static NamespaceState namespace(Path file, StoreState state, int id) {
+    List<NamespaceState> all = state.namespaces.all();
+    if (id < 0 || id >= all.size()) {
+      throw StoreFiles.corrupt(file, "snapshot refers to unknown namespace #" + id);
+    }
+    return all.get(id);
+  }
+
+  /** Buffered, checksummed output. */
+  private static final class Out {
+    final ByteWriter w = new ByteWriter(FLUSH_BYTES + 4096);
+    private final FileChannel ch;
+    private final CRC32C crc = new CRC32C();
+
+    Out(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    void maybeFlush() throws IOException {
+      if (w.length() >= FLUSH_BYTES) {
+        flush();
+      }
+    }
+
+    private void flush() throws IOException {
+      crc.update(w.array(), 0, w.length());
+      ByteBuffer b = ByteBuffer.wrap(w.array(), 0, w.length());
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      w.reset();
+    }
+
+    void finish() throws IOException {
+      flush();
+      w.putInt((int) crc.getValue());
+      ByteBuffer b = ByteBuffer.wrap(w.array(), 0, 4);
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+    }
+  }
+
+  /** Reads the checksummed body in fixed-size steps; {@link #r} returns a reader over the next n bytes. */
+  private static final class In {
+    private final FileChannel ch;
+    private final long limit;
+    private final CRC32C crc = new CRC32C();
+    private byte[] buf = new byte[FLUSH_BYTES];
+    private int bufPos;
+    private int bufLen;
+    private long filePos;
+    ByteReader current = new ByteReader(buf, 0, 0);
+
+    In(FileChannel ch, long limit) {
+      this.ch = ch;
+      this.limit = limit;
+    }
+
+    ByteReader r(int n) throws IOException, ByteReader.Malformed {
+      if (bufLen - bufPos < n) {
+        refill(n);
+      }
+      current = new ByteReader(buf, bufPos, n);
+      bufPos += n;
+      return current;
+    }
+
+    private void refill(int n) throws IOException, ByteReader.Malformed {
+      int kept = bufLen - bufPos;
+      if (buf.length < n) {
+        buf = Arrays.copyOf(buf, n);
+      }
+      System.arraycopy(buf, bufPos, buf, 0, kept);
+      bufPos = 0;
+      bufLen = kept;
+      int want = (int) Math.min(buf.length - kept, limit - filePos);
+      ByteBuffer b = ByteBuffer.wrap(buf, kept, want);
+      while (b.hasRemaining()) {
+        if (ch.read(b, filePos + b.position() - kept) < 0) {
+          break;
+        }
+      }
+      int got = b.position() - kept;
+      crc.update(buf, kept, got);
+      filePos += got;
+      bufLen += got;
+      if (bufLen < n) {
+        throw new ByteReader.Malformed("snapshot ends early at byte " + filePos + " (needed " + n + " more bytes)");
+      }
+    }
+
+    void finish(Path file) throws IOException {
+      if (bufPos != bufLen || filePos != limit) {
+        throw StoreFiles.corrupt(file, "snapshot has " + (limit - filePos + bufLen - bufPos) + " unexpected trailing bytes");
+      }
+      ByteBuffer b = ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      while (b.hasRemaining() && ch.read(b, limit + b.position()) >= 0) {
+        // read the 4-byte trailer
+      }
+      int stored = b.getInt(0);
+      if (stored != (int) crc.getValue()) {
+        throw StoreFiles.corrupt(file, String.format("checksum mismatch in snapshot (stored 0x%08x, computed 0x%08x)",
+            stored, (int) crc.getValue()));
+      }
+    }
+  }
+}

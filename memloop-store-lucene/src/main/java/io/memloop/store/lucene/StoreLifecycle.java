@@ -1,0 +1,269 @@
+package io.memloop.store.lucene;
+
+import io.memloop.MemLoopException;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Whether the store may serve calls, and the housekeeping behind the writes: searcher refreshes,
+ * lazy index commits, checkpoints, close.
+ *
+ * <p>Locks: {@code commitLock} serialises index commits, checkpoints and close. The {@link #gate}
+ * is held on its read side by every mutation from its first state change to its log append (not
+ * while it waits for durability), and on its write side by a checkpoint while it rotates the log,
+ * commits the index and writes the snapshot, so the snapshot sees one consistent state.
+ *
+ * <p>Failure: an I/O error after which RAM may be ahead of disk (log sync, indexing, checkpoint)
+ * marks the store failed; every later call then fails with STORE_UNAVAILABLE until it is reopened,
+ * and reopening recovers from disk.
+ */
+final class StoreLifecycle {
+  final ReentrantReadWriteLock gate = new ReentrantReadWriteLock();
+  private final ReentrantLock commitLock = new ReentrantLock();
+  private final AtomicInteger insertsSinceCommit = new AtomicInteger();
+  private final Path dir;
+  private final int dimension;
+  private final LuceneStoreOptions options;
+  private final StoreOpener.Opened parts;
+  private volatile boolean closed;
+  private volatile @Nullable Throwable failure;
+
+  StoreLifecycle(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts) {
+    this.dir = dir;
+    this.dimension = parts.meta().dimension();
+    this.options = options;
+    this.parts = parts;
+  }
+
+  void ensureUsable() {
+    if (closed) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store " + dir + " is closed");
+    }
+    Throwable f = failure;
+    if (f != null) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "",
+          "store " + dir + " failed earlier and must be reopened: " + f, f);
+    }
+  }
+
+  /** Marks the store failed (RAM may be ahead of disk) and returns the exception to throw. */
+  MemLoopException fail(String doing, Throwable cause) {
+    if (failure == null) {
+      failure = cause;
+    }
+    return cause instanceof MemLoopException me ? me : unavailable(doing, cause);
+  }
+
+  MemLoopException unavailable(String doing, Throwable cause) {
+    return StoreFiles.unavailable(dir, doing, cause);
+  }
+
+  /** Waits for group commit; a log failure fails the store. */
+  void awaitDurable(long lsn) {
+    try {
+      parts.wal().awaitDurable(lsn);
+    } catch (MemLoopException e) {
+      throw fail("syncing the log", e);
+    }
+  }
+
+  /**
+   * Housekeeping after a durable write: searcher refresh and lazy index commit (after inserts), a
+   * checkpoint once the log segment is big enough. The caller's write is already durable, so a
+   * failure here is not reported to it: one that leaves RAM ahead of disk has failed the store (every
+   * later call reports it); any other is retried at the next trigger.
+   */
+  void afterWrite(boolean inserted) {
+    try {
+      if (inserted) {
+        refreshIfDue();
+        if (insertsSinceCommit.incrementAndGet() >= options.commitEveryInserts() && commitLock.tryLock()) {
+          try {
+            if (insertsSinceCommit.get() >= options.commitEveryInserts()) {
+              lazyCommit();
+            }
+          } finally {
+            commitLock.unlock();
+          }
+        }
+      }
+      WriteAheadLog wal = parts.wal();
+      if (wal.segmentBytes() >= options.checkpointEveryBytes() && commitLock.tryLock()) {
+        try {
+          if (!closed && wal.segmentBytes() >= options.checkpointEveryBytes()) {
+            checkpointLocked(false);
+          }
+        } finally {
+          commitLock.unlock();
+        }
+      }
+    } catch (MemLoopException e) {
+      // see above
+    }
+  }
+
+  private void refreshIfDue() {
+    if (!parts.index().refreshDue()) {
+      return;
+    }
+    gate.readLock().lock();
+    try {
+      if (!closed && failure == null) {
+        parts.index().refresh();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw fail("refreshing the index", e);
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  /** Commits the index, stopping only inserts meanwhile; caller holds {@code commitLock}. */
+  private void lazyCommit() {
+    gate.readLock().lock();
+    try {
+      if (!closed && failure == null) {
+        insertsSinceCommit.set(0);
+        parts.index().commit(parts.wal()::appendedLsn, this::awaitDurable);
+      }
+    } catch (IOException | RuntimeException e) {
+      throw fail("committing the index", e);
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  void checkpoint() {
+    commitLock.lock();
+    try {
+      checkpointLocked(false);
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  /**
+   * With {@code commitLock} held. Writers are held out while the log rotates, the index commits
+   * (little is left after the lazy commit just before) and the state goes to the page cache; forcing
+   * and publishing the snapshot and deleting what it replaces happen after. A crash anywhere leaves
+   * the old snapshot with every segment it needs, or the new one (leftovers go on the next open).
+   */
+  private void checkpointLocked(boolean closing) {
+    long segment;
+    Path tmp;
+    lazyCommit();
+    gate.writeLock().lock();
+    try {
+      ensureUsable();
+      try {
+        WriteAheadLog wal = parts.wal();
+        segment = wal.rotate();
+        long lsn = wal.appendedLsn();
+        parts.index().commit(() -> lsn, durable -> { }); // rotate made the log durable up to lsn
+        insertsSinceCommit.set(0);
+        tmp = dir.resolve(StoreFiles.snapshot(dir, segment).getFileName() + ".tmp");
+        Snapshot.write(tmp, parts.state(), dimension, segment, lsn, closing);
+      } catch (IOException | RuntimeException e) {
+        throw fail("checkpointing", e);
+      }
+      if (closing) {
+        closed = true;
+      }
+    } finally {
+      gate.writeLock().unlock();
+    }
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      StoreFiles.publish(tmp, StoreFiles.snapshot(dir, segment));
+      for (Map.Entry<Long, Path> e : StoreFiles.snapshots(dir).headMap(segment, false).entrySet()) {
+        Files.deleteIfExists(e.getValue());
+      }
+      for (Map.Entry<Long, Path> e : StoreFiles.segments(dir).headMap(segment, false).entrySet()) {
+        Files.deleteIfExists(e.getValue());
+      }
+      StoreFiles.syncDirectory(dir.resolve(StoreFiles.WAL_DIR));
+      StoreFiles.syncDirectory(dir);
+    } catch (IOException e) {
+      // not a failure of the store: the old snapshot and every segment it needs are intact
+      throw unavailable("publishing snapshot", e);
+    }
+  }
+
+  /** Checkpoints (if healthy), then releases files and the directory lock; idempotent. */
+  void close() {
+    commitLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      RuntimeException error = null;
+      if (failure == null) {
+        try {
+          checkpointLocked(true);
+        } catch (RuntimeException e) {
+          error = e;
+        }
+      }
+      markClosed();
+      try {
+        if (failure == null && error == null) {
+          parts.wal().close();
+          parts.index().close();
+        } else {
+          parts.wal().abandon();
+          parts.index().abandon();
+        }
+      } catch (IOException e) {
+        error = error != null ? error : unavailable("closing", e);
+      } finally {
+        releaseLock();
+      }
+      if (error != null) {
+        throw error;
+      }
+    } finally {
+      commitLock.unlock();
+    }
+  }
+
+  /** Stops as {@code kill -9} would: nothing that was not acknowledged is written. */
+  void crash() {
+    commitLock.lock();
+    try {
+      markClosed();
+      parts.wal().abandon();
+      parts.index().abandon();
+    } catch (IOException e) {
+      throw unavailable("abandoning", e);
+    } finally {
+      releaseLock();
+      commitLock.unlock();
+    }
+  }
+
+  /** Waits out in-flight writes (gate), then refuses new calls. */
+  private void markClosed() {
+    gate.writeLock().lock();
+    closed = true;
+    gate.writeLock().unlock();
+  }
+
+  private void releaseLock() {
+    try {
+      parts.lock().close();
+      parts.lockDirectory().close();
+    } catch (IOException e) {
+      throw unavailable("releasing the lock on", e);
+    }
+  }
+}

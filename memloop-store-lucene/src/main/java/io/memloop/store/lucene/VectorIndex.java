@@ -1,0 +1,287 @@
+package io.memloop.store.lucene;
+
+import io.memloop.MemLoopException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.lucene.document.BinaryDocValuesField;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.NumericDocValuesField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Lucene side of the store: one index holding a document per intent group (its representative
+ * vector in an HNSW field, its namespace and id) and a document per memory (its id and its {@link
+ * MemoryContent} as one binary doc value: uncompressed and memory-mapped, so a lookup is a seek rather
+ * than the block decompression stored fields need). Utilities are not here: they change too often.
+ *
+ * <p><b>Commits and the log:</b> commits are lazy. Each carries in its user data the LSN up to which
+ * every logged insert is in the commit ({@value #COMMIT_LSN}); on open, inserts logged at or after it
+ * are re-indexed. To keep that exact, inserts hold {@link #insertLock()} from their log append to
+ * the end of their {@link #addDocuments}, and a commit takes the write side, reads the LSN and waits
+ * for the log to be durable up to it before committing: an index commit never holds a document the
+ * log could lose, nor misses one logged before its LSN.
+ *
+ * <p><b>Refresh:</b> a new reader is opened every {@code refreshEveryInserts} inserts. The live tail
+ * is sealed under the write side of {@link #insertLock()} (so every document of a sealed tail has been
+ * added), the reader is reopened outside it, then the view is swapped and the sealed tails dropped.
+ *
+ * <p>Thread safety: all methods may be called concurrently.
+ */
+final class VectorIndex implements Closeable {
+  static final String COMMIT_LSN = "memloop.lsn";
+
+  private final Path path;
+  private final Directory directory;
+  private final IndexWriter writer;
+  private final int refreshEveryInserts;
+  private final ReentrantReadWriteLock insertLock = new ReentrantReadWriteLock();
+  private final ReentrantLock refreshLock = new ReentrantLock();
+  private volatile IndexView view;
+  private volatile boolean closed;
+
+  private VectorIndex(Path path, Directory directory, IndexWriter writer, int refreshEveryInserts)
+      throws IOException {
+    this.path = path;
+    this.directory = directory;
+    this.writer = writer;
+    this.refreshEveryInserts = refreshEveryInserts;
+    this.view = new IndexView(DirectoryReader.open(writer), List.of(new Tail()));
+  }
+
+  /**
+   * The LSN recorded by the last commit of the index at {@code path}: -1 if there is no index yet.
+   * Reads only.
+   */
+  static long committedLsn(Path path) throws IOException {
+    if (!java.nio.file.Files.isDirectory(path)) {
+      return -1;
+    }
+    try (Directory dir = FSDirectory.open(path)) {
+      if (!DirectoryReader.indexExists(dir)) {
+        return -1;
+      }
+      Map<String, String> data = SegmentInfos.readLatestCommit(dir).getUserData();
+      String lsn = data.get(COMMIT_LSN);
+      if (lsn == null) {
+        throw StoreFiles.corrupt(path, "index commit lacks " + COMMIT_LSN + " (not written by MemLoop?)");
+      }
+      try {
+        return Long.parseLong(lsn);
+      } catch (NumberFormatException e) {
+        throw StoreFiles.corrupt(path, "index commit has bad " + COMMIT_LSN + " '" + lsn + "'");
+      }
+    }
+  }
+
+  /** Opens (or creates) the index and re-indexes {@code redo}, committing at {@code endLsn} if any. */
+  static VectorIndex open(Path path, int dimension, LuceneStoreOptions options, List<Redo> redo, long endLsn)
+      throws IOException {
+    Directory dir = FSDirectory.open(path);
+    IndexWriter writer = null;
+    try {
+      IndexWriterConfig cfg = new IndexWriterConfig()
+          .setCodec(HnswFormat.codec(options.hnswMaxConn(), options.hnswBeamWidth()))
+          .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+          .setCommitOnClose(false);
+      writer = new IndexWriter(dir, cfg);
+      try (DirectoryReader r = DirectoryReader.open(dir)) {
+        FieldInfo vectors = FieldInfos.getMergedFieldInfos(r).fieldInfo(IndexView.GROUP_VECTOR);
+        if (vectors != null && vectors.getVectorDimension() != dimension) {
+          throw StoreFiles.corrupt(path, "index vectors have dimension " + vectors.getVectorDimension()
+              + " but the store metadata says " + dimension);
+        }
+      } catch (org.apache.lucene.index.IndexNotFoundException fresh) {
+        // a new store: nothing to check yet
+      }
+      if (!redo.isEmpty() || !DirectoryReader.indexExists(dir)) {
+        for (Redo r : redo) {
+          writer.addDocuments(documents(r.namespace(), r.memorySeq(), r.content(), r.vector(), r.groupSeq()));
+        }
+        commit(writer, endLsn);
+      }
+      return new VectorIndex(path, dir, writer, options.refreshEveryInserts());
+    } catch (IOException | RuntimeException e) {
+      if (writer != null) {
+        writer.rollback();
+      }
+      dir.close();
+      throw e;
+    }
+  }
+
+  /** A logged insert to re-index on open; {@code vector} is null if it joined an existing group. */
+  record Redo(String namespace, long memorySeq, byte[] content, float @Nullable [] vector, long groupSeq) {}
+
+  /** Held (read side) by an insert from its log append to its {@link #add}. */
+  Lock insertLock() {
+    return insertLock.readLock();
+  }
+
+  /**
+   * Makes a memory (and its new group when {@code vector} is non-null) visible to reads and merge
+   * decisions through the live tail. Caller holds {@link #insertLock()} and the namespace's write lock.
+   */
+  void addToTail(NamespaceState ns, int slot, MemoryContent content, float @Nullable [] vector, int groupIndex,
+      long groupSeq) {
+    Tail live = view.live();
+    if (vector != null) {
+      live.addGroup(ns.id, new Tail.TailGroup(groupIndex, groupSeq, vector));
+    }
+    live.memories.put(slot, content);
+    live.inserts.incrementAndGet();
+  }
+
+  /**
+   * Adds the Lucene documents of a memory already in the tail (this builds its HNSW node, the costly
+   * part, so it runs after the namespace lock is released). Caller still holds {@link #insertLock()}.
+   */
+  void addDocuments(String namespace, long memorySeq, byte[] contentBytes, float @Nullable [] vector, long groupSeq)
+      throws IOException {
+    writer.addDocuments(documents(namespace, memorySeq, contentBytes, vector, groupSeq));
+  }
+
+  private static List<Document> documents(String namespace, long memorySeq, byte[] content,
+      float @Nullable [] vector, long groupSeq) {
+    List<Document> docs = new ArrayList<>(2);
+    if (vector != null) {
+      Document g = new Document();
+      g.add(new StringField(IndexView.GROUP_NAMESPACE, namespace, Field.Store.NO));
+      g.add(new KnnFloatVectorField(IndexView.GROUP_VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
+      g.add(new NumericDocValuesField(IndexView.GROUP_SEQ, groupSeq));
+      docs.add(g);
+    }
+    Document m = new Document();
+    m.add(new StringField(IndexView.MEMORY_SEQ, IndexView.seqTerm(memorySeq), Field.Store.NO));
+    m.add(new BinaryDocValuesField(IndexView.MEMORY_CONTENT, new BytesRef(content)));
+    docs.add(m);
+    return docs;
+  }
+
+  /** The current view, acquired; release it when done. */
+  IndexView acquire() {
+    while (true) {
+      IndexView v = view;
+      if (v.tryAcquire()) {
+        return v;
+      }
+      if (closed) {
+        throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store is closed");
+      }
+    }
+  }
+
+  boolean refreshDue() {
+    return view.live().inserts.get() >= refreshEveryInserts;
+  }
+
+  /** Opens a reader that sees every insert so far and drops the tails it covers. */
+  void refresh() throws IOException {
+    if (!refreshLock.tryLock()) {
+      return; // another thread is refreshing; the tail keeps serving reads meanwhile
+    }
+    try {
+      IndexView old = view;
+      Tail live = new Tail();
+      insertLock.writeLock().lock();
+      try {
+        List<Tail> tails = new ArrayList<>(old.tails);
+        tails.add(live);
+        view = new IndexView(old.reader, tails);
+      } finally {
+        insertLock.writeLock().unlock();
+      }
+      DirectoryReader next = DirectoryReader.openIfChanged(old.reader, writer);
+      if (next == null) {
+        next = old.reader;
+        next.incRef();
+      }
+      view = new IndexView(next, List.of(live));
+      old.reader.decRef();
+    } finally {
+      refreshLock.unlock();
+    }
+  }
+
+  /**
+   * Commits everything indexed so far, recording {@code lsnSupplier}'s LSN. Blocks inserts meanwhile;
+   * {@code durable} is called with the LSN and must return once the log is durable up to it.
+   */
+  void commit(java.util.function.LongSupplier lsnSupplier, java.util.function.LongConsumer durable)
+      throws IOException {
+    insertLock.writeLock().lock();
+    try {
+      long lsn = lsnSupplier.getAsLong();
+      durable.accept(lsn);
+      commit(writer, lsn);
+    } finally {
+      insertLock.writeLock().unlock();
+    }
+  }
+
+  private static void commit(IndexWriter writer, long lsn) throws IOException {
+    writer.setLiveCommitData(Map.of(COMMIT_LSN, Long.toString(lsn)).entrySet());
+    writer.commit();
+  }
+
+  Path path() {
+    return path;
+  }
+
+  /**
+   * Closes after a clean checkpoint: lets running merges finish and commits them (under the
+   * checkpoint's LSN, which nothing has passed since), so short-lived processes do not leave ever
+   * more small segments behind; then closes without committing anything else.
+   */
+  @Override
+  public void close() throws IOException {
+    closed = true;
+    try {
+      if (writer.getConfig().getMergeScheduler() instanceof ConcurrentMergeScheduler merges) {
+        merges.sync(); // waits for the merge threads, which run every pending merge before they stop
+      }
+      writer.commit();
+      writer.close();
+    } finally {
+      try {
+        view.reader.decRef();
+      } finally {
+        directory.close();
+      }
+    }
+  }
+
+  /** Discards everything since the last commit, as a crash would. */
+  void abandon() throws IOException {
+    closed = true;
+    try {
+      writer.rollback();
+    } finally {
+      try {
+        view.reader.decRef();
+      } finally {
+        directory.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package io.memloop.store.lucene;
+
+import io.memloop.Candidate;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Utility;
+import io.memloop.Vectors;
+import io.memloop.store.NewMemory;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.RewardOutcome;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The process {@link CrashRecoveryTest} kills: writes forever from several threads and prints one
+ * line per acknowledged write, after the store call returned:
+ *
+ * <pre>
+ *   I ns memoryId thread i qBits      insert acknowledged (qBits = initial Q as raw long hex)
+ *   S ns retrievalId memoryId         retrieval saved
+ *   R ns retrievalId memoryId qBits   reward applied; qBits = the memory's new Q
+ * </pre>
+ *
+ * Each memory is rewarded at most once, so an acknowledged reward fixes the memory's final Q.
+ */
+public final class CrashChild {
+  static final int DIM = 16;
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  static final LuceneStoreOptions OPTIONS = LuceneStoreOptions.builder()
+      .commitEveryInserts(16).refreshEveryInserts(8).checkpointEveryBytes(16 << 10).build();
+
+  private CrashChild() {}
+
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    int threads = Integer.parseInt(args[1]);
+    long seed = Long.parseLong(args[2]);
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+    LuceneStore store = LuceneStore.open(dir, DIM, OPTIONS);
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      Thread th = new Thread(() -> run(store, out, thread, new SplittableRandom(seed * 31 + thread)), "writer-" + t);
+      th.start();
+    }
+    // the writers run until the parent kills this process
+  }
+
+  static float[] vector(SplittableRandom rnd) {
+    float[] v = new float[DIM];
+    for (int i = 0; i < DIM; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return Vectors.normalized(v, "v");
+  }
+
+  static String experience(int thread, int i) {
+    return "experience of writer " + thread + " #" + i;
+  }
+
+  private static void run(LuceneStore store, PrintStream out, int thread, SplittableRandom rnd) {
+    String ns = "ns" + (thread % 2);
+    for (int i = 0; ; i++) {
+      double q0 = rnd.nextDouble();
+      Memory m = store.insert(new NewMemory(ns, "intent", vector(rnd), experience(thread, i), Outcome.SUCCESS, q0, T0), 0.97);
+      print(out, "I " + ns + " " + m.id() + " " + thread + " " + i + " " + Long.toHexString(Double.doubleToRawLongBits(q0)));
+      RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft(ns, T0, T0.plusSeconds(3600),
+          List.of(new Candidate(m.id(), 0.9, q0, 1, true, 1))));
+      print(out, "S " + ns + " " + r.id() + " " + m.id());
+      double delta = rnd.nextDouble() / 3;
+      RewardOutcome o = store.applyReward(ns, r.id(), T0.plusSeconds(1), (id, u) -> new Utility(u.q() + delta, u.visits() + 1));
+      double q = ((RewardOutcome.Applied) o).changes().get(0).qAfter();
+      print(out, "R " + ns + " " + r.id() + " " + m.id() + " " + Long.toHexString(Double.doubleToRawLongBits(q)));
+    }
+  }
+
+  private static void print(PrintStream out, String line) {
+    synchronized (out) {
+      out.println(line);
+      out.flush();
+    }
+  }
+}
