@@ -176,15 +176,20 @@ class MemLoopCliTest {
     assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "input line 1");
   }
 
-  private String listing() throws IOException {
-    try (Stream<Path> files = Files.walk(dir.resolve("store"))) {
-      return files.filter(Files::isRegularFile).map(p -> {
-        try {
-          return p + ":" + Files.size(p) + ":" + java.util.Arrays.hashCode(Files.readAllBytes(p));
-        } catch (IOException e) {
-          throw new AssertionError(e);
-        }
-      }).sorted().toList().toString();
+  /**
+   * The store's logical content: every memory with its utility, and the counts. (Files are not
+   * compared byte for byte: every open logs an "opened" marker and every clean close writes a
+   * snapshot, which is the store's crash-safety housekeeping, not a change of content.)
+   */
+  private String listing() {
+    try (var store = io.memloop.store.lucene.LuceneStore.open(dir.resolve("store"))) {
+      List<String> rows = new ArrayList<>();
+      for (String ns : store.namespaces()) {
+        rows.add(ns + " " + store.counts(ns, java.time.Instant.EPOCH));
+        store.forEachMemory(ns, m -> rows.add(m.toString() + " " + m.experience() + " " + m.updatedAt()));
+      }
+      return rows.toString();
     }
   }
+
 }
