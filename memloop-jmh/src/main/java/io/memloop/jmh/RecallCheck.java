@@ -1,0 +1,127 @@
+package io.memloop.jmh;
+
+import io.memloop.Memory;
+import io.memloop.store.IntentMatch;
+import io.memloop.store.lucene.LuceneStore;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.lucene.util.VectorUtil;
+
+/**
+ * Phase A recall@k1 (k1 = 5): the fraction of the exact top-5 intents (brute-force cosine over every
+ * memory's intent vector, regenerated from the seed) that {@link LuceneStore#recall} returns, averaged
+ * over {@code QUERIES} queries. The similarity gate is off (δ = −1) so that only the HNSW search is
+ * judged. Works on a scratch copy of the built store (closing checkpoints, which writes).
+ *
+ * <pre>
+ * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g \
+ *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.RecallCheck SIZE [SEED] [QUERIES]
+ * </pre>
+ */
+public final class RecallCheck {
+  private static final int K = 5;
+
+  private RecallCheck() {}
+
+  public static void main(String[] args) {
+    int size = Integer.parseInt(args[0]);
+    long seed = args.length > 1 ? Long.parseLong(args[1]) : Stores.DEFAULT_SEED;
+    int queries = args.length > 2 ? Integer.parseInt(args[2]) : 500;
+    ClusteredVectors vectors = new ClusteredVectors(seed, size);
+    float[][] q = new float[queries][];
+    for (int i = 0; i < queries; i++) {
+      q[i] = vectors.query(i);
+    }
+
+    long t0 = System.nanoTime();
+    TopK[] exact = bruteForce(vectors, q);
+    System.out.printf(Locale.ROOT, "brute force over %,d x %d queries: %.1f s%n", size, queries,
+        (System.nanoTime() - t0) / 1e9);
+
+    Path dir = Stores.scratchCopy(size, seed, "recall");
+    int found = 0;
+    double top1 = 0;
+    double kth = 0;
+    double next = 0;
+    try (LuceneStore store = LuceneStore.open(dir)) {
+      for (int i = 0; i < queries; i++) {
+        List<IntentMatch> got = store.recall(Stores.NAMESPACE, q[i], K, -1);
+        for (IntentMatch m : got) {
+          for (Memory memory : m.memories()) {
+            if (exact[i].contains(indexOf(memory))) {
+              found++;
+            }
+          }
+        }
+        top1 += exact[i].sims[0];
+        kth += exact[i].sims[K - 1];
+        next += exact[i].sims[K];
+      }
+    } finally {
+      Stores.delete(dir);
+    }
+    System.out.printf(Locale.ROOT, "size=%d seed=%d queries=%d recall@%d=%.4f%n", size, seed, queries, K,
+        found / (double) (queries * K));
+    System.out.printf(Locale.ROOT, "exact cosine, mean over queries: top-1 %.3f, %dth %.3f, %dth %.3f%n",
+        top1 / queries, K, kth / queries, K + 1, next / queries);
+  }
+
+  /** Memory index from its experience text "experience #i" (ids depend on insert interleaving). */
+  private static int indexOf(Memory m) {
+    String e = m.experience();
+    return Integer.parseInt(e.substring(e.indexOf('#') + 1));
+  }
+
+  /** One pass over the members, each scored against every query: members are generated once. */
+  private static TopK[] bruteForce(ClusteredVectors vectors, float[][] q) {
+    TopK[] top = new TopK[q.length];
+    for (int i = 0; i < q.length; i++) {
+      top[i] = new TopK(K + 1);
+    }
+    for (int m = 0; m < vectors.size(); m++) {
+      float[] v = vectors.member(m);
+      for (int i = 0; i < q.length; i++) {
+        top[i].offer(m, VectorUtil.dotProduct(v, q[i]));
+      }
+    }
+    return top;
+  }
+
+  /** The k best (index, similarity) pairs seen, best first; insertion sort is fine for k = 6. */
+  private static final class TopK {
+    final int[] ids;
+    final float[] sims;
+
+    TopK(int k) {
+      ids = new int[k];
+      sims = new float[k];
+      Arrays.fill(sims, Float.NEGATIVE_INFINITY);
+    }
+
+    void offer(int id, float sim) {
+      int at = sims.length - 1;
+      if (sim <= sims[at]) {
+        return;
+      }
+      while (at > 0 && sims[at - 1] < sim) {
+        sims[at] = sims[at - 1];
+        ids[at] = ids[at - 1];
+        at--;
+      }
+      sims[at] = sim;
+      ids[at] = id;
+    }
+
+    /** Whether {@code id} is among the first K (the (K+1)th is kept only to report the margin). */
+    boolean contains(int id) {
+      for (int i = 0; i < K; i++) {
+        if (ids[i] == id) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+}
