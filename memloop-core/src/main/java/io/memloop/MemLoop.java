@@ -145,6 +145,21 @@ public final class MemLoop implements AutoCloseable {
         config.mergeThreshold());
   }
 
+  /**
+   * Deletes a memory (durable on return). Used by pruning policies (e.g. MemP's rule: drop a memory
+   * once it has been used ≥ 3 times with a success rate below 0.5) and by users.
+   *
+   * @throws MemLoopException NOT_FOUND if the namespace has no such memory
+   */
+  public void forget(String namespace, String memoryId) {
+    Checks.requireNamespace(namespace);
+    Checks.requireNonBlank(memoryId, "memoryId");
+    if (!store.delete(namespace, memoryId)) {
+      throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
+          "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'");
+    }
+  }
+
   public Optional<Memory> get(String namespace, String memoryId) {
     Checks.requireNamespace(namespace);
     return store.get(namespace, memoryId);

@@ -84,6 +84,11 @@ final class CopyFirstPolicy {
         + " was the wrong procedure here; avoid it.";
   }
 
+  /** The procedure a success experience says worked; empty for failure notes and foreign texts. */
+  static Optional<String> workedProcedure(String experience) {
+    return experience.contains(WORKED) ? quoted(experience) : Optional.empty();
+  }
+
   static Optional<String> quoted(String experience) {
     int start = experience.indexOf(QUOTE);
     int end = start < 0 ? -1 : experience.indexOf(QUOTE, start + 1);

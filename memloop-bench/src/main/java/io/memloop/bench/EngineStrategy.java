@@ -87,6 +87,13 @@ final class EngineStrategy implements Strategy {
     }
 
     @Override
+    public java.util.Map<String, Double> utilities() {
+      java.util.Map<String, Double> q = new java.util.HashMap<>();
+      loop.store().forEachMemory(NAMESPACE, m -> q.put(m.id(), m.q()));
+      return q;
+    }
+
+    @Override
     public void close() {
       loop.close();
     }

@@ -9,6 +9,8 @@ import java.util.List;
  * @param epoch 1-based
  * @param shownIds the memories shown to the policy, in rank order
  * @param candidates size of the candidate pool they were selected from
+ * @param firstShown whether the top-ranked memory truly helped (measured with the environment's
+ *     ground truth after the fact; the strategy never sees it)
  */
 record EpisodeRow(
     String strategy,
@@ -18,7 +20,30 @@ record EpisodeRow(
     boolean success,
     double reward,
     List<String> shownIds,
-    int candidates) {
+    int candidates,
+    FirstShown firstShown) {
+
+  /** What the top-ranked memory of an episode was, judged by ground truth. */
+  enum FirstShown {
+    /** Nothing was shown. */
+    NONE,
+    /** The first memory shown truly helps the task. */
+    HELPS,
+    /** The first memory shown misleads: a distractor's or a stale success that does not fit the task. */
+    MISLEADS,
+    /** The first memory shown neither helps nor misleads (e.g. a failure note). */
+    NEUTRAL,
+    /** The environment has no ground truth to judge with. */
+    UNKNOWN
+  }
+
+  /** An episode whose first shown memory was not judged (tests). */
+  EpisodeRow(String strategy, long seed, int epoch, String taskId, boolean success, double reward,
+      List<String> shownIds, int candidates) {
+    this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates,
+        shownIds.isEmpty() ? FirstShown.NONE : FirstShown.UNKNOWN);
+  }
+
   EpisodeRow {
     shownIds = List.copyOf(shownIds);
     if (epoch < 1) {

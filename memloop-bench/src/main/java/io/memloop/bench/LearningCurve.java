@@ -13,6 +13,13 @@ import java.util.OptionalDouble;
  * @param forgettingRate among the tasks solved in epoch t−1, the fraction failed in epoch t, averaged
  *     over t; empty when no epoch followed a solved task
  * @param memoryCounts memories held at the end of each epoch
+ * @param transferAccuracy success on held-out tasks with frozen memory; empty if the environment has
+ *     none
+ * @param qSuccessCorrelation Pearson r between memories' final Q and their success rate when shown;
+ *     empty when undefined (too few memories, or Q never moves)
+ * @param misledRate fraction of training episodes whose top-ranked memory did not truly help (judged
+ *     with ground truth after the fact); empty when nothing was shown or the environment cannot judge
+ * @param wallSeconds wall time of the run
  */
 public record LearningCurve(
     String strategy,
@@ -20,7 +27,11 @@ public record LearningCurve(
     List<Double> epochAccuracy,
     List<Double> cumulativeSuccess,
     OptionalDouble forgettingRate,
-    List<Long> memoryCounts) {
+    List<Long> memoryCounts,
+    OptionalDouble transferAccuracy,
+    OptionalDouble qSuccessCorrelation,
+    OptionalDouble misledRate,
+    double wallSeconds) {
 
   public LearningCurve {
     epochAccuracy = List.copyOf(epochAccuracy);

@@ -3,6 +3,7 @@ package io.memloop.bench;
 import io.memloop.Memory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -35,12 +36,32 @@ final class LearningLoop {
     return epochs;
   }
 
+  /** Judges the top-ranked memory with ground truth, for the "distractors fool similarity" check. */
+  private EpisodeRow.FirstShown judge(Task task, Recall recall) {
+    if (recall.shown().isEmpty()) {
+      return EpisodeRow.FirstShown.NONE;
+    }
+    if (!(env instanceof GroundTruth truth)) {
+      return EpisodeRow.FirstShown.UNKNOWN;
+    }
+    Memory first = recall.shown().getFirst();
+    if (truth.helps(task, first)) {
+      return EpisodeRow.FirstShown.HELPS;
+    }
+    return GroundTruth.misleads(truth, task, first) ? EpisodeRow.FirstShown.MISLEADS : EpisodeRow.FirstShown.NEUTRAL;
+  }
+
   RunResult run(Strategy strategy, long seed) {
     return run(strategy, seed, epochAccuracy -> {});
   }
 
-  /** Runs {@code strategy} from an empty memory; {@code onEpoch} gets each epoch's accuracy as it ends. */
+  /**
+   * Runs {@code strategy} from an empty memory; {@code onEpoch} gets each epoch's accuracy as it
+   * ends. After the last epoch the held-out tasks run once with the memory frozen (retrieval only:
+   * nothing is rewarded or stored), which measures transfer.
+   */
   RunResult run(Strategy strategy, long seed, Consumer<Double> onEpoch) {
+    long started = System.nanoTime();
     List<Task> tasks = env.tasks();
     long policySeed = Seeds.derive(seed, "policy:" + env.name());
     List<EpisodeRow> rows = new ArrayList<>(epochs * tasks.size());
@@ -62,13 +83,27 @@ final class LearningLoop {
           rows.add(
               new EpisodeRow(
                   strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
-                  recall.shown().stream().map(Memory::id).toList(), recall.candidates()));
+                  recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall)));
           solved += episode.success() ? 1 : 0;
         }
         memoryCounts.add(memory.memoryCount());
         onEpoch.accept(tasks.isEmpty() ? 0.0 : (double) solved / tasks.size());
       }
+      Map<String, Double> utilities = memory.utilities();
+      List<EpisodeRow> transfer = new ArrayList<>();
+      List<Task> heldOut = env.heldOut();
+      for (int i = 0; i < heldOut.size(); i++) {
+        Task task = heldOut.get(i);
+        Recall recall = memory.recall(task, embeddings.of(task)); // frozen: no learn()
+        SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epochs + 1, i));
+        Episode episode = env.attempt(task, recall.shown(), rnd);
+        transfer.add(
+            new EpisodeRow(
+                strategy.name(), seed, epochs + 1, task.id(), episode.success(), episode.reward(),
+                recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall)));
+      }
+      return new RunResult(
+          strategy.name(), seed, epochs, rows, memoryCounts, transfer, utilities, System.nanoTime() - started);
     }
-    return new RunResult(strategy.name(), seed, epochs, rows, memoryCounts);
   }
 }

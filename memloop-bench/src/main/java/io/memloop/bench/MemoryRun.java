@@ -17,6 +17,9 @@ interface MemoryRun extends AutoCloseable {
   /** Memories held now. */
   long memoryCount();
 
+  /** Utility Q of every memory held now, by memory id (empty for strategies without utilities). */
+  java.util.Map<String, Double> utilities();
+
   @Override
   void close();
 }

@@ -104,11 +104,89 @@ final class Metrics {
     return terms == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum / terms);
   }
 
+  /** Transfer accuracy: mean success on the held-out tasks with frozen memory; empty without any. */
+  static OptionalDouble transferAccuracy(List<EpisodeRow> transferRows) {
+    if (transferRows.isEmpty()) {
+      return OptionalDouble.empty();
+    }
+    return OptionalDouble.of(fraction((int) transferRows.stream().filter(EpisodeRow::success).count(), transferRows.size()));
+  }
+
+  /**
+   * Misled rate: among training episodes that showed a memory and could be judged, the fraction whose
+   * top-ranked memory misled (a success experience that does not fit the task: a distractor's or a
+   * stale one). Measures how often distractors fool a strategy; empty when nothing could be judged.
+   */
+  static OptionalDouble misledRate(List<EpisodeRow> rows) {
+    long judged = rows.stream().filter(r -> r.firstShown() == EpisodeRow.FirstShown.HELPS
+        || r.firstShown() == EpisodeRow.FirstShown.MISLEADS || r.firstShown() == EpisodeRow.FirstShown.NEUTRAL).count();
+    long misled = rows.stream().filter(r -> r.firstShown() == EpisodeRow.FirstShown.MISLEADS).count();
+    return judged == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) misled / judged);
+  }
+
+  /** A memory is in the Q-critic correlation once it has been shown at least this often. */
+  static final int MIN_USES_FOR_CORRELATION = 2;
+
+  /**
+   * Q-critic quality (MemRL reports r = 0.861): Pearson r between each memory's final Q and the
+   * success rate of the training episodes that showed it, over memories shown at least
+   * {@link #MIN_USES_FOR_CORRELATION} times. Empty when fewer than 3 memories qualify or either
+   * side has no variance (e.g. strategies whose Q never moves).
+   */
+  static OptionalDouble qSuccessCorrelation(List<EpisodeRow> rows, Map<String, Double> finalUtilities) {
+    Map<String, int[]> uses = new LinkedHashMap<>(); // id -> {shown, successes}
+    for (EpisodeRow r : rows) {
+      for (String id : r.shownIds()) {
+        int[] u = uses.computeIfAbsent(id, k -> new int[2]);
+        u[0]++;
+        u[1] += r.success() ? 1 : 0;
+      }
+    }
+    List<double[]> pairs = new ArrayList<>();
+    uses.forEach((id, u) -> {
+      Double q = finalUtilities.get(id);
+      if (q != null && u[0] >= MIN_USES_FOR_CORRELATION) {
+        pairs.add(new double[] {q, (double) u[1] / u[0]});
+      }
+    });
+    return pearson(pairs);
+  }
+
+  /** Pearson correlation of the pairs' two coordinates; empty if under 3 pairs or no variance. */
+  static OptionalDouble pearson(List<double[]> pairs) {
+    int n = pairs.size();
+    if (n < 3) {
+      return OptionalDouble.empty();
+    }
+    double mx = 0;
+    double my = 0;
+    for (double[] p : pairs) {
+      mx += p[0];
+      my += p[1];
+    }
+    mx /= n;
+    my /= n;
+    double sxy = 0;
+    double sxx = 0;
+    double syy = 0;
+    for (double[] p : pairs) {
+      sxy += (p[0] - mx) * (p[1] - my);
+      sxx += (p[0] - mx) * (p[0] - mx);
+      syy += (p[1] - my) * (p[1] - my);
+    }
+    if (sxx <= 1e-12 || syy <= 1e-12) {
+      return OptionalDouble.empty();
+    }
+    return OptionalDouble.of(sxy / Math.sqrt(sxx * syy));
+  }
+
   /** All of the above for one run. */
   static LearningCurve curve(RunResult run) {
     boolean[][] s = solved(run.rows(), run.epochs());
     return new LearningCurve(
-        run.strategy(), run.seed(), epochAccuracy(s), cumulativeSuccess(s), forgettingRate(s), run.memoryCounts());
+        run.strategy(), run.seed(), epochAccuracy(s), cumulativeSuccess(s), forgettingRate(s), run.memoryCounts(),
+        transferAccuracy(run.transferRows()), qSuccessCorrelation(run.rows(), run.finalUtilities()),
+        misledRate(run.rows()), run.wallNanos() / 1e9);
   }
 
   private static int count(boolean[] xs) {

@@ -33,5 +33,10 @@ final class NoMemoryStrategy implements Strategy, MemoryRun {
   }
 
   @Override
+  public java.util.Map<String, Double> utilities() {
+    return java.util.Map.of();
+  }
+
+  @Override
   public void close() {}
 }

@@ -29,7 +29,7 @@ import java.util.random.RandomGenerator;
  * <p>The same task list, in one seeded order, recurs every epoch (MemRL's "sections"). Immutable and
  * thread-safe.
  */
-final class RecurringTasksEnvironment implements Environment {
+final class RecurringTasksEnvironment implements Environment, GroundTruth {
   static final String NAME = "recurring-ops";
   /** Default chance that the policy ignores the memory shown and guesses blind. */
   static final double DEFAULT_SLIP = 0.05;
@@ -185,9 +185,20 @@ final class RecurringTasksEnvironment implements Environment {
             : CopyFirstPolicy.failureExperience(task.intent(), chosen));
   }
 
-  /** The hidden answer, for tests of the policy contract (and a future oracle). */
+  /** A memory helps when it is a success experience naming the task's hidden procedure. */
+  @Override
+  public boolean helps(Task task, Memory memory) {
+    String answer = answerOf(task);
+    return CopyFirstPolicy.workedProcedure(memory.experience()).filter(answer::equals).isPresent();
+  }
+
+  /** The hidden answer, for tests of the policy contract and the oracle. */
   String answerOf(Task task) {
-    return hidden.get(task.id()).answer();
+    Hidden h = hidden.get(task.id());
+    if (h == null) {
+      throw new IllegalArgumentException("task " + task.id() + " is not one of " + NAME + "'s tasks");
+    }
+    return h.answer();
   }
 
   /** The procedures the task admits, in catalogue order. */

@@ -29,6 +29,16 @@ interface Strategy {
     return new EngineStrategy(preset.id(), MemLoopConfig.preset(preset));
   }
 
+  /** MemP-like: similarity retrieval, no utility learning, MemP's deletion rule. */
+  static Strategy memp() {
+    return new MempStrategy();
+  }
+
+  /** The ceiling: shows only the stored memories that truly help (reads ground truth). */
+  static Strategy oracle(GroundTruth truth) {
+    return new OracleStrategy(truth);
+  }
+
   /** The engine under any configuration. */
   static Strategy engine(String name, MemLoopConfig config) {
     return new EngineStrategy(name, config);

@@ -34,7 +34,7 @@ class LearningLoopTest {
     LearningLoop loop = loop(env, 3);
     RunResult a = loop.run(Strategy.preset(Preset.MEMRL), 9);
     RunResult b = loop.run(Strategy.preset(Preset.MEMRL), 9);
-    assertThat(a).isEqualTo(b);
+    assertThat(a).usingRecursiveComparison().ignoringFields("wallNanos").isEqualTo(b); // wall time varies
   }
 
   @Test

@@ -16,10 +16,12 @@ import picocli.CommandLine.Command;
     description = "Runtime reinforcement learning over an episodic experience memory.",
     subcommands = {
       DemoCommand.class,
+      BenchCommand.class,
       RememberCommand.class,
       RetrieveCommand.class,
       RewardCommand.class,
       StatsCommand.class,
+      ForgetCommand.class,
       ReplayCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -107,6 +107,15 @@ class MemLoopCliTest {
   }
 
   @Test
+  void forget_deletesTheMemory_andUnknownIdIsNotFound() {
+    String id = run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x", "--json")).json().get("id").asText();
+    Result forgot = run(withStore("forget", "--memory", id));
+    assertThat(forgot.code()).as(forgot.err()).isZero();
+    assertThat(run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--json")).json().get("candidates")).isEmpty();
+    assertOneReadableLine(run(withStore("forget", "--memory", id)), MemLoopCli.NOT_FOUND, "no memory '" + id + "'");
+  }
+
+  @Test
   void rewardTwice_isAConflict() {
     run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x"));
     String id = run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--json")).json().get("retrievalId").asText();

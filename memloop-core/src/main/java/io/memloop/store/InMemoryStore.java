@@ -178,6 +178,29 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   @Override
+  public boolean delete(String namespace, String memoryId) {
+    Namespace ns = namespaces.get(namespace);
+    if (ns == null) {
+      return false;
+    }
+    ns.lock.writeLock().lock();
+    try {
+      Memory removed = ns.memories.remove(memoryId);
+      if (removed == null) {
+        return false;
+      }
+      IntentGroup group = ns.groups.get(removed.intentId());
+      group.memoryIds.remove(memoryId);
+      if (group.memoryIds.isEmpty()) {
+        ns.groups.remove(group.id);
+      }
+      return true;
+    } finally {
+      ns.lock.writeLock().unlock();
+    }
+  }
+
+  @Override
   public void forEachMemory(String namespace, Consumer<Memory> visitor) {
     Namespace ns = namespaces.get(namespace);
     if (ns == null) {

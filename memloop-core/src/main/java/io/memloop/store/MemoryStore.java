@@ -44,7 +44,15 @@ public interface MemoryStore extends AutoCloseable {
 
   Optional<Memory> get(String namespace, String memoryId);
 
-  /** Keeps a retrieval until it is rewarded or expires; assigns and returns its id. */
+  /**
+   * Keeps a retrieval until it is rewarded or expires; assigns and returns its id.
+   *
+   * <p>Durability is weaker than for the other writes: a durable store may return before the record
+   * is on disk (it sits on the retrieval-to-reward round trip of every request). A retrieval record
+   * may be lost by a crash before the store's next durable write or within the store's bound (for
+   * {@code LuceneStore}, {@code retrievalSyncDelayMillis}, 50 ms by default); a later reward then
+   * reports it unknown. An acknowledged reward of a retrieval implies the retrieval was durable.
+   */
   RetrievalRecord saveRetrieval(RetrievalRecordDraft draft);
 
   /**
@@ -52,6 +60,14 @@ public interface MemoryStore extends AutoCloseable {
    * memory it selected, all or nothing, durable on return.
    */
   RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update);
+
+  /**
+   * Removes a memory, durable on return. Its intent group goes too once it has no memories left.
+   * Pending retrievals that selected it still reward their other memories.
+   *
+   * @return whether the memory existed
+   */
+  boolean delete(String namespace, String memoryId);
 
   /** Visits every memory of the namespace (oldest first). */
   void forEachMemory(String namespace, Consumer<Memory> visitor);

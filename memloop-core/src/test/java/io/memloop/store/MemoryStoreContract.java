@@ -212,6 +212,43 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void delete_removesMemory_andEmptyGroup_andRewardsSkipIt() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory a2 = insert("ns", atCosine(0.99), "a2", 0); // same group as a
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id(), b.id());
+
+    assertThat(store.delete("ns", a.id())).isTrue();
+    assertThat(store.delete("ns", a.id())).isFalse();
+    assertThat(store.delete("other", b.id())).isFalse();
+    assertThat(store.get("ns", a.id())).isEmpty();
+    assertThat(store.recall("ns", unit(1, 0), 5, 0.5).get(0).memories()).extracting(Memory::id).containsExactly(a2.id());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(2, 2, 1));
+
+    assertThat(store.delete("ns", b.id())).isTrue();
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(1, 1, 1));
+    assertThat(store.recall("ns", unit(0, 1), 5, 0.5)).isEmpty();
+    RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) out).changes()).isEmpty();
+  }
+
+  @Test
+  void delete_survivesReopen() throws Exception {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    store.delete("ns", a.id());
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.get("ns", a.id())).isEmpty();
+    assertThat(store.get("ns", b.id())).isPresent();
+    assertThat(store.recall("ns", unit(1, 0), 5, 0.5)).isEmpty();
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(1, 1, 0));
+  }
+
+  @Test
   void forEachMemory_visitsEveryMemoryOfTheNamespaceOldestFirst() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 20; i++) {

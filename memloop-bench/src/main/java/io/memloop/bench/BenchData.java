@@ -1,0 +1,122 @@
+package io.memloop.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The machine-readable files of a benchmark run: {@code summary.json} (per environment and strategy,
+ * mean and spread of every metric, for other tools and CI) and the raw episodes as
+ * {@code episodes.jsonl} and {@code episodes.csv}.
+ */
+public final class BenchData {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private BenchData() {}
+
+  /** Writes the three files into {@code dir} (created if missing). */
+  public static void write(BenchReport report, Path dir) {
+    try {
+      Files.createDirectories(dir);
+      JSON.writeValue(dir.resolve("summary.json").toFile(), summary(report));
+      writeEpisodes(report, dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing benchmark data to " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  static Map<String, Object> summary(BenchReport report) {
+    Map<String, Object> root = new LinkedHashMap<>();
+    BenchOptions o = report.options();
+    root.put("seeds", o.seeds());
+    root.put("developmentSeeds", BenchOptions.DEVELOPMENT_SEEDS);
+    root.put("epochs", o.epochs());
+    root.put("size", o.size().name().toLowerCase(Locale.ROOT));
+    root.put("embedder", report.modelId());
+    root.put("wallSeconds", report.wallSeconds());
+    Map<String, Object> envs = new LinkedHashMap<>();
+    for (EnvironmentSummary env : report.environments()) {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("tasks", env.tasks());
+      e.put("heldOut", env.heldOut());
+      Map<String, Object> strategies = new LinkedHashMap<>();
+      for (StrategySummary s : env.strategies()) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("epochAccuracy", s.epochAccuracy().stream().map(BenchData::spread).toList());
+        m.put("lastEpochAccuracy", spread(s.lastEpochAccuracy()));
+        m.put("cumulativeSuccess", spread(s.cumulativeSuccess()));
+        m.put("forgettingRate", spread(s.forgettingRate()));
+        m.put("transferAccuracy", spread(s.transferAccuracy()));
+        m.put("qSuccessCorrelation", spread(s.qSuccessCorrelation()));
+        m.put("misledRate", spread(s.misledRate()));
+        m.put("memories", spread(s.memories()));
+        m.put("wallSeconds", spread(s.wallSeconds()));
+        strategies.put(s.strategy(), m);
+      }
+      e.put("strategies", strategies);
+      envs.put(env.environment(), e);
+    }
+    root.put("environments", envs);
+    return root;
+  }
+
+  /** A spread as JSON; undefined metrics (n = 0) have null statistics. */
+  static Map<String, Object> spread(Spread s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("n", s.n());
+    m.put("mean", s.isEmpty() ? null : s.mean());
+    m.put("std", s.isEmpty() ? null : s.std());
+    m.put("min", s.isEmpty() ? null : s.min());
+    m.put("max", s.isEmpty() ? null : s.max());
+    return m;
+  }
+
+  private static void writeEpisodes(BenchReport report, Path dir) throws IOException {
+    try (BufferedWriter jsonl = Files.newBufferedWriter(dir.resolve("episodes.jsonl"), StandardCharsets.UTF_8);
+        BufferedWriter csv = Files.newBufferedWriter(dir.resolve("episodes.csv"), StandardCharsets.UTF_8)) {
+      csv.write("environment,strategy,seed,phase,epoch,task,success,reward,shown,candidates,first_shown\n");
+      for (BenchReport.Run run : report.runs()) {
+        write(run.environment(), "train", run.result().rows(), jsonl, csv);
+        write(run.environment(), "transfer", run.result().transferRows(), jsonl, csv);
+      }
+    }
+  }
+
+  private static void write(String env, String phase, List<EpisodeRow> rows, BufferedWriter jsonl, BufferedWriter csv)
+      throws IOException {
+    for (EpisodeRow r : rows) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("environment", env);
+      m.put("strategy", r.strategy());
+      m.put("seed", r.seed());
+      m.put("phase", phase);
+      m.put("epoch", r.epoch());
+      m.put("task", r.taskId());
+      m.put("success", r.success());
+      m.put("reward", r.reward());
+      m.put("shown", r.shownIds());
+      m.put("candidates", r.candidates());
+      m.put("firstShown", r.firstShown().name().toLowerCase(Locale.ROOT));
+      jsonl.write(JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+      jsonl.write('\n');
+      csv.write(String.join(",", csvField(env), csvField(r.strategy()), Long.toString(r.seed()), phase,
+          Integer.toString(r.epoch()), csvField(r.taskId()), Boolean.toString(r.success()), Double.toString(r.reward()),
+          csvField(String.join(" ", r.shownIds())), Integer.toString(r.candidates()),
+          r.firstShown().name().toLowerCase(Locale.ROOT)));
+      csv.write('\n');
+    }
+  }
+
+  private static String csvField(String s) {
+    return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+  }
+}

@@ -1,0 +1,90 @@
+package io.memloop.bench;
+
+import io.memloop.MemLoopException;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/**
+ * What {@link Bench#run} runs.
+ *
+ * @param seeds one run per seed per environment and strategy; each seed also generates its own
+ *     environment instance. Seeds 1–10 were used while developing the environments; the defaults
+ *     report on others ({@link #REPORTED_SEEDS}) so that nothing is tuned to the reported runs.
+ * @param epochs passes over each environment's task list
+ * @param size environment size
+ * @param environments names from {@link #ENVIRONMENTS}
+ * @param strategies names from {@link #STRATEGIES}
+ */
+public record BenchOptions(
+    List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies) {
+
+  /** Seeds the environments were developed and tuned with: never the reported ones. */
+  public static final List<Long> DEVELOPMENT_SEEDS = List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+
+  /** Seeds of reported runs. */
+  public static final List<Long> REPORTED_SEEDS = List.of(1001L, 1002L, 1003L, 1004L, 1005L);
+
+  /** Strategy names, in report order: floor first, ceiling last. */
+  public static final List<String> STRATEGIES =
+      List.of("no-memory", "similarity", "memp", "memrl", "default", "oracle");
+
+  public static final List<String> ENVIRONMENTS = EnvironmentCatalog.names();
+
+  public BenchOptions {
+    seeds = List.copyOf(seeds);
+    environments = List.copyOf(environments);
+    strategies = List.copyOf(strategies);
+    if (seeds.isEmpty()) {
+      throw MemLoopException.invalid("seeds", "must not be empty");
+    }
+    if (new LinkedHashSet<>(seeds).size() != seeds.size()) {
+      throw MemLoopException.invalid("seeds", "must be distinct, got " + seeds);
+    }
+    if (epochs < 1 || epochs > 100) {
+      throw MemLoopException.invalid("epochs", "must be in [1, 100], got " + epochs);
+    }
+    if (environments.isEmpty()) {
+      throw MemLoopException.invalid("environments", "must not be empty");
+    }
+    environments.forEach(EnvironmentCatalog::named);
+    if (strategies.isEmpty()) {
+      throw MemLoopException.invalid("strategies", "must not be empty");
+    }
+    for (String s : strategies) {
+      if (!STRATEGIES.contains(s)) {
+        throw MemLoopException.invalid("strategies", "unknown strategy '" + s + "' (known: " + String.join(", ", STRATEGIES) + ")");
+      }
+    }
+  }
+
+  /** The full run: every environment and strategy, 5 reported seeds, 10 epochs, full size. */
+  public static BenchOptions full() {
+    return new BenchOptions(REPORTED_SEEDS, 10, BenchSize.FULL, ENVIRONMENTS, STRATEGIES);
+  }
+
+  /** {@code --quick}: the same comparison at quick size over 5 epochs. */
+  public static BenchOptions quick() {
+    return new BenchOptions(REPORTED_SEEDS, 5, BenchSize.QUICK, ENVIRONMENTS, STRATEGIES);
+  }
+
+  public BenchOptions withSeeds(List<Long> s) {
+    return new BenchOptions(s, epochs, size, environments, strategies);
+  }
+
+  public BenchOptions withEpochs(int e) {
+    return new BenchOptions(seeds, e, size, environments, strategies);
+  }
+
+  public BenchOptions withEnvironments(List<String> e) {
+    return new BenchOptions(seeds, epochs, size, e, strategies);
+  }
+
+  public BenchOptions withStrategies(List<String> s) {
+    return new BenchOptions(seeds, epochs, size, environments, s);
+  }
+
+  /** Learning epochs run in total: the unit of {@link Bench.Listener} progress. */
+  public long totalEpochs() {
+    return (long) seeds.size() * epochs * environments.size() * strategies.size();
+  }
+}

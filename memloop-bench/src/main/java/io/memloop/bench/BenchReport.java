@@ -1,0 +1,89 @@
+package io.memloop.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What {@link Bench#run} measured: per environment and strategy, every metric's mean and spread over
+ * the seeds, and every episode (for {@link BenchData}'s raw files).
+ */
+public final class BenchReport {
+  /** One run and the environment it ran on. */
+  record Run(String environment, RunResult result) {}
+
+  private final BenchOptions options;
+  private final String modelId;
+  private final List<EnvironmentSummary> environments;
+  private final List<Run> runs;
+  private final double wallSeconds;
+
+  BenchReport(BenchOptions options, String modelId, List<EnvironmentSummary> environments, List<Run> runs, double wallSeconds) {
+    this.options = options;
+    this.modelId = modelId;
+    this.environments = List.copyOf(environments);
+    this.runs = List.copyOf(runs);
+    this.wallSeconds = wallSeconds;
+  }
+
+  public BenchOptions options() {
+    return options;
+  }
+
+  public String modelId() {
+    return modelId;
+  }
+
+  public List<EnvironmentSummary> environments() {
+    return environments;
+  }
+
+  public Optional<EnvironmentSummary> environment(String name) {
+    return environments.stream().filter(e -> e.environment().equals(name)).findFirst();
+  }
+
+  public double wallSeconds() {
+    return wallSeconds;
+  }
+
+  List<Run> runs() {
+    return runs;
+  }
+
+  /** The summary table: one Markdown table per environment, mean ± sample std over seeds. */
+  public String toMarkdown() {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format(Locale.ROOT,
+        "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, embedder %s, %.0f s%n%n",
+        options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
+        modelId, wallSeconds));
+    for (EnvironmentSummary env : environments) {
+      out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
+      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, success) | misled | memories | s/run |\n");
+      out.append("|---|---|---|---|---|---|---|---|---|\n");
+      for (StrategySummary s : env.strategies()) {
+        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f |%n",
+            s.strategy(), s.lastEpochAccuracy().format(), s.cumulativeSuccess().format(), s.forgettingRate().format(),
+            s.transferAccuracy().format(), s.qSuccessCorrelation().format(), s.misledRate().format(),
+            s.memories().mean(), s.wallSeconds().mean()));
+      }
+      out.append('\n');
+    }
+    out.append(DEFINITIONS);
+    return out.toString();
+  }
+
+  /** The metric definitions, printed under every table and in the report page. */
+  public static final String DEFINITIONS =
+      """
+      Definitions (mean ± sample std over seeds):
+      - last epoch: mean success in the final epoch; CSR: fraction of tasks solved at least once.
+      - forgetting: among tasks solved in epoch t-1, the fraction failed in epoch t, averaged over t.
+      - transfer: success on held-out tasks with frozen memory (retrieval only, no writes); — if none.
+      - r(Q, success): Pearson r between each memory's final Q and its success rate when shown (memories
+        shown at least twice); — where Q never moves.
+      - misled: fraction of episodes whose top-ranked memory misled: a success experience (another task's
+        plan, answer or query, or a stale one) that does not fit the task; judged with ground truth after
+        the fact, strategies never see it.
+      """;
+}

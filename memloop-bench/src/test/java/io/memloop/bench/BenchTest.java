@@ -1,0 +1,102 @@
+package io.memloop.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memloop.MemLoopException;
+import io.memloop.embeddings.MiniLmEmbedder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark's honesty checks, on every environment, with the real in-process model (the hashing
+ * test embedder puts look-alike tasks further apart than MiniLM does, which would understate how
+ * often distractors fool similarity retrieval):
+ * the oracle is the ceiling, no memory is the floor, and each environment's distractors really
+ * fool the similarity preset (measured, not assumed).
+ */
+class BenchTest {
+  private static BenchReport report;
+  private static final List<String> epochsSeen = new ArrayList<>();
+
+  @BeforeAll
+  static void runQuickBench() {
+    BenchOptions options = BenchOptions.quick().withSeeds(List.of(11L, 12L, 13L)).withEpochs(4);
+    try (MiniLmEmbedder model = MiniLmEmbedder.create()) {
+      report = Bench.run(model, options, (env, strategy, seed, epoch, acc) -> {
+        synchronized (epochsSeen) {
+          epochsSeen.add(env + "/" + strategy + "/" + seed + "/" + epoch);
+        }
+      });
+    }
+    System.out.println(report.toMarkdown()); // kept in target/surefire-reports/*-output.txt
+  }
+
+  @Test
+  void everyRunReportsEveryEpoch() {
+    BenchOptions o = report.options();
+    assertThat(epochsSeen).hasSize((int) o.totalEpochs());
+    for (EnvironmentSummary env : report.environments()) {
+      assertThat(env.strategies()).extracting(StrategySummary::strategy).containsExactlyElementsOf(BenchOptions.STRATEGIES);
+      for (StrategySummary s : env.strategies()) {
+        assertThat(s.runs()).hasSize(3);
+        assertThat(s.epochAccuracy()).hasSize(4);
+      }
+    }
+  }
+
+  @Test
+  void oracleIsTheCeiling_andNoMemoryTheFloor_onAverage() {
+    for (EnvironmentSummary env : report.environments()) {
+      double oracle = env.strategy("oracle").orElseThrow().lastEpochAccuracy().mean();
+      double floor = env.strategy("no-memory").orElseThrow().lastEpochAccuracy().mean();
+      for (StrategySummary s : env.strategies()) {
+        double mean = s.lastEpochAccuracy().mean();
+        assertThat(oracle).as("%s: oracle vs %s", env.environment(), s.strategy()).isGreaterThanOrEqualTo(mean);
+        if (!s.strategy().equals("no-memory")) {
+          assertThat(mean).as("%s: %s vs no-memory", env.environment(), s.strategy()).isGreaterThanOrEqualTo(floor);
+        }
+      }
+    }
+  }
+
+  @Test
+  void distractorsFoolTheSimilarityPreset_butNotTheOracle() {
+    for (EnvironmentSummary env : report.environments()) {
+      Spread misled = env.strategy("similarity").orElseThrow().misledRate();
+      assertThat(misled.isEmpty()).as(env.environment()).isFalse();
+      assertThat(misled.mean()).as("%s: similarity misled rate", env.environment()).isGreaterThan(0.01); // measured with MiniLM, seeds 11-13: 0.34, 0.03, 0.09, 0.03
+      Spread oracle = env.strategy("oracle").orElseThrow().misledRate();
+      assertThat(oracle.isEmpty() || oracle.mean() == 0).as("%s: the oracle is never misled", env.environment()).isTrue();
+    }
+  }
+
+  @Test
+  void dataFiles_holdSummaryAndEveryEpisode(@TempDir Path dir) throws Exception {
+    BenchData.write(report, dir);
+    String summary = Files.readString(dir.resolve("summary.json"));
+    assertThat(summary).contains("\"lastEpochAccuracy\"", "\"memrl\"", "\"oracle\"", "\"developmentSeeds\"");
+    long episodes = report.runs().stream()
+        .mapToLong(r -> r.result().rows().size() + r.result().transferRows().size()).sum();
+    try (var lines = Files.lines(dir.resolve("episodes.jsonl"))) {
+      assertThat(lines.count()).isEqualTo(episodes);
+    }
+    try (var lines = Files.lines(dir.resolve("episodes.csv"))) {
+      assertThat(lines.count()).isEqualTo(episodes + 1);
+    }
+    assertThat(report.toMarkdown()).contains("| memrl |", "| oracle |", "Definitions");
+  }
+
+  @Test
+  void badOptions_nameTheField() {
+    assertThatThrownBy(() -> BenchOptions.quick().withSeeds(List.of())).isInstanceOf(MemLoopException.class).hasMessageStartingWith("seeds:");
+    assertThatThrownBy(() -> BenchOptions.quick().withEpochs(0)).hasMessageStartingWith("epochs:");
+    assertThatThrownBy(() -> BenchOptions.quick().withStrategies(List.of("magic"))).hasMessageContaining("unknown strategy 'magic'");
+    assertThatThrownBy(() -> BenchOptions.quick().withEnvironments(List.of("moon"))).hasMessageContaining("unknown environment 'moon'");
+  }
+}
