@@ -7,9 +7,12 @@ import java.util.Arrays;
  * and member slots, oldest first. The representative vector is not here: it lives in Lucene (or in the
  * index tail until the next refresh).
  *
+ * <p>A group whose last memory is deleted is flagged {@code deleted} and keeps its index (indices never
+ * move) until the store is reopened from a snapshot, which leaves it out.
+ *
  * <p>Thread safety: as {@link MemoryTable}, {@link #reserve} has a single writer at a time and
- * publishes through the volatile {@code size}; a group's member list is guarded by its namespace's
- * lock.
+ * publishes through the volatile {@code size}; a group's member list and deleted flag are guarded by
+ * its namespace's lock.
  */
 final class GroupTable {
   private static final int PAGE_SHIFT = 12;
@@ -20,6 +23,8 @@ final class GroupTable {
     final int namespace;
     /** Member slots, ascending; guarded by the namespace lock. */
     final IntList members = new IntList(1);
+    /** Set when its last member is deleted; guarded by the namespace lock. */
+    boolean deleted;
 
     Group(long seq, int namespace) {
       this.seq = seq;

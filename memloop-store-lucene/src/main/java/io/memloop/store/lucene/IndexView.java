@@ -41,6 +41,8 @@ final class IndexView {
   static final String GROUP_VECTOR = "gvec";
   static final String GROUP_NAMESPACE = "gns";
   static final String GROUP_SEQ = "gseq";
+  /** The group's sequence number as a term, for deletes (absent from documents of older builds). */
+  static final String GROUP_ID = "gid";
   static final String MEMORY_SEQ = "mseq";
   static final String MEMORY_CONTENT = "mc";
 
@@ -54,11 +56,17 @@ final class IndexView {
   private final IndexSearcher searcher;
   /** Oldest first; the last one is the live tail that inserts append to. */
   final List<Tail> tails;
+  /**
+   * {@link VectorIndex#groupDeletes()} when {@code reader} was opened: the reader reflects those
+   * deletes, and may still hold any group deleted since.
+   */
+  final long groupDeletesBefore;
 
-  IndexView(DirectoryReader reader, List<Tail> tails) {
+  IndexView(DirectoryReader reader, List<Tail> tails, long groupDeletesBefore) {
     this.reader = reader;
     this.searcher = new IndexSearcher(reader);
     this.tails = List.copyOf(tails);
+    this.groupDeletesBefore = groupDeletesBefore;
   }
 
   Tail live() {
@@ -77,15 +85,19 @@ final class IndexView {
    * The {@code k} groups of {@code ns} most similar to {@code query} with similarity at least {@code
    * minSimilarity}, best first (ties by id). Lucene's HNSW search is asked for more than {@code k}
    * ({@code max(2k, k + 16)}) to raise recall; similarities are recomputed exactly so that the gate
-   * and ties match the in-memory store. Caller holds {@code ns}'s lock.
+   * and ties match the in-memory store. Deleted groups are never returned; {@code staleGroups} groups
+   * deleted since the reader was opened may still be in it, so HNSW is asked for that many more.
+   * Caller holds {@code ns}'s lock.
    *
    * @param filterByNamespace false when {@code ns} owns every group, which spares Lucene the filter
+   * @param staleGroups {@code VectorIndex.groupDeletes() - groupDeletesBefore}, or any upper bound
    */
   List<GroupHit> searchGroups(NamespaceState ns, boolean filterByNamespace, float[] query, int k,
-      double minSimilarity, GroupTable groups) throws IOException {
+      double minSimilarity, GroupTable groups, long staleGroups) throws IOException {
     Map<Long, GroupHit> hits = new HashMap<>();
+    long stale = Math.min(Math.max(0, staleGroups), Integer.MAX_VALUE / 4);
     int inNamespace = ns.groups.size();
-    int kSearch = (int) Math.min(inNamespace, Math.max(2L * k, k + 16L));
+    int kSearch = (int) Math.min(inNamespace + stale, Math.max(2L * k, k + 16L) + stale);
     if (kSearch > 0) {
       Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
       TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);
@@ -94,7 +106,7 @@ final class IndexView {
     for (Tail tail : tails) {
       for (Tail.TailGroup g : tail.groups(ns.id)) {
         double sim = Vectors.dot(g.vector(), query);
-        if (sim >= minSimilarity) {
+        if (sim >= minSimilarity && !groups.get(g.index()).deleted) {
           hits.putIfAbsent(g.seq(), new GroupHit(g.index(), g.seq(), sim));
         }
       }
@@ -133,7 +145,9 @@ final class IndexView {
         if (index < 0) {
           throw new IOException("index holds group i" + seq + " that the log does not know");
         }
-        if (groups.get(index).namespace == namespaceId) { // unfiltered searches may see other namespaces
+        GroupTable.Group g = groups.get(index);
+        // unfiltered searches may see other namespaces; a reader older than a delete, deleted groups
+        if (g.namespace == namespaceId && !g.deleted) {
           out.put(seq, new GroupHit(index, seq, sim));
         }
       }

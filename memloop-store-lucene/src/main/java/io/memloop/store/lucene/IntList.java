@@ -22,6 +22,20 @@ final class IntList {
     values[size++] = v;
   }
 
+  /**
+   * Removes {@code v} from a list kept in ascending order (binary search, then one shift of the rest:
+   * O(size), fine for deletions, which are rare next to reads); returns whether it was there.
+   */
+  boolean removeSorted(int v) {
+    int at = Arrays.binarySearch(values, 0, size, v);
+    if (at < 0) {
+      return false;
+    }
+    System.arraycopy(values, at + 1, values, at, size - at - 1);
+    size--;
+    return true;
+  }
+
   int get(int i) {
     assert i >= 0 && i < size : "i=" + i + " size=" + size;
     return values[i];

@@ -19,23 +19,40 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The durable embedded store. Phase A runs on a Lucene HNSW index of intent vectors (exact
- * similarities recomputed for the gate); every mutation is appended to a write-ahead log and forced
- * to disk before the call returns, with concurrent writers sharing each {@code fsync} (group commit).
- * Utilities and retrievals live in RAM as primitives, rebuilt on open from the latest snapshot plus
- * the log; texts and vectors stay on disk in Lucene.
+ * similarities recomputed for the gate); every mutation is appended to a write-ahead log, and
+ * concurrent writers share each {@code fsync} (group commit). Utilities and retrievals live in RAM as
+ * primitives, rebuilt on open from the latest snapshot plus the log; texts and vectors stay on disk in
+ * Lucene.
+ *
+ * <p><b>Durability</b> (what survives {@code kill -9} or a power loss of an fsync-honest disk):
+ * <ul>
+ *   <li>{@link #insert}, {@link #insertAll}, {@link #applyReward} and {@link #delete} return only once
+ *       their log record is on disk.
+ *   <li>{@link #saveRetrieval} returns without waiting: its record is durable after the next synced
+ *       write (any insert, reward or delete that returns after it, since the log is written in order;
+ *       in particular a reward of that retrieval, once acknowledged, proves the retrieval durable too),
+ *       or at the latest {@link LuceneStoreOptions#retrievalSyncDelayMillis()} (default 50 ms) plus
+ *       one fsync after it, when a background sync runs. A crash before either loses the retrieval;
+ *       rewarding it later reports it unknown. Option 0 restores a sync per save.
+ *   <li>{@link #insertAll} logs its whole batch as one record: after a crash an acknowledged batch is
+ *       there in full, and an unacknowledged one entirely or not at all, never in part.
+ * </ul>
  *
  * <p>One process at a time: opening takes an OS lock on the directory.
  *
- * <p><b>Thread safety</b> (as the SPI requires): all methods may be called concurrently. Inserts are
- * serialised per namespace; rewards claim a retrieval once and update each memory under its stripe
- * lock; reads never wait for disk syncs. Lock order, outermost first: commit lock, gate (see {@link
- * StoreLifecycle}), a namespace lock, the index insert lock, a retrieval's monitor, memory stripes, a
- * retrieval book, the log lock. Durability is awaited after all of them are released, so a reader may
- * briefly see a write that is not yet acknowledged; a crash can lose such a write only together with
- * every write logged after it, and ids it exposed are never handed out again (see {@link StoreOpener}).
+ * <p><b>Thread safety</b> (as the SPI requires): all methods may be called concurrently. Inserts and
+ * deletes are serialised per namespace; rewards claim a retrieval once and update each memory under
+ * its stripe lock; reads never wait for disk syncs. Lock order, outermost first: commit lock, gate
+ * (see {@link StoreLifecycle}), namespace locks (by namespace id when a batch takes several), the
+ * index insert lock, a retrieval's monitor, memory stripes, a retrieval book, the log lock.
+ * Durability is awaited after all of them are released, so a reader may briefly see a write that is
+ * not yet acknowledged; a crash can lose such a write only together with every write logged after
+ * it, and ids it exposed are never handed out again (see {@link StoreOpener}). Deleted memories' ids
+ * are not reused either.
  */
 public final class LuceneStore implements MemoryStore {
   private final Path dir;
@@ -45,17 +62,25 @@ public final class LuceneStore implements MemoryStore {
   private final Inserter inserter;
   private final MemoryReader reader;
   private final Rewarder rewarder;
+  private final Deleter deleter;
   private final WriteAheadLog wal;
+  private final VectorIndex index;
+  private final boolean syncEachRetrieval;
 
-  private LuceneStore(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts) {
+  private LuceneStore(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts,
+      DeferredSync.@Nullable Scheduler scheduler) {
     this.dir = dir;
     this.dimension = parts.meta().dimension();
     this.state = parts.state();
     this.wal = parts.wal();
-    this.lifecycle = new StoreLifecycle(dir, options, parts);
+    this.index = parts.index();
+    this.syncEachRetrieval = options.retrievalSyncDelayMillis() == 0;
+    this.lifecycle = new StoreLifecycle(dir, options, parts,
+        scheduler != null ? scheduler : DeferredSync.thread("memloop-log-sync " + dir));
     this.inserter = new Inserter(dir, dimension, state, wal, parts.index(), lifecycle);
     this.reader = new MemoryReader(state, parts.index());
     this.rewarder = new Rewarder(state, wal);
+    this.deleter = new Deleter(state, wal, parts.index(), lifecycle);
   }
 
   /** Opens the store in {@code dir}, creating it if absent; an existing store must have {@code dimension}. */
@@ -67,7 +92,12 @@ public final class LuceneStore implements MemoryStore {
     if (dimension < 1 || dimension > StoreMeta.MAX_DIMENSION) {
       throw MemLoopException.invalid("dimension", "must be in [1, " + StoreMeta.MAX_DIMENSION + "], got " + dimension);
     }
-    return new LuceneStore(dir, options, StoreOpener.open(dir, dimension, options));
+    return new LuceneStore(dir, options, StoreOpener.open(dir, dimension, options), null);
+  }
+
+  /** Test hook: opens with {@code scheduler} running the deferred retrieval syncs. */
+  static LuceneStore open(Path dir, int dimension, LuceneStoreOptions options, DeferredSync.Scheduler scheduler) {
+    return new LuceneStore(dir, options, StoreOpener.open(dir, dimension, options), scheduler);
   }
 
   /** Opens an existing store, whatever its dimension; NOT_FOUND if {@code dir} holds none. */
@@ -76,7 +106,7 @@ public final class LuceneStore implements MemoryStore {
   }
 
   public static LuceneStore open(Path dir, LuceneStoreOptions options) {
-    return new LuceneStore(dir, options, StoreOpener.open(dir, 0, options));
+    return new LuceneStore(dir, options, StoreOpener.open(dir, 0, options), null);
   }
 
   /** Whether {@code dir} holds a MemLoop store (its metadata file exists; it is not validated). */
@@ -101,6 +131,42 @@ public final class LuceneStore implements MemoryStore {
   @Override
   public Memory insert(NewMemory memory, double mergeThreshold) {
     return inserter.insert(memory, mergeThreshold);
+  }
+
+  /**
+   * Bulk load: stores {@code memories} in order, as {@link #insert} would one by one (each joins the
+   * most similar group with cosine ≥ {@code mergeThreshold}, including groups created earlier in the
+   * same batch; above 1 nothing merges and no similarity search runs), but with one log record and
+   * one fsync for the whole batch, and its HNSW graphs built by one {@code addDocuments} call per core
+   * (a batch of 1,000 memories or more per core is split; each part becomes its own segment, so call
+   * {@link #forceMerge forceMerge(1)} after a large load). Returns the stored memories in the same
+   * order. Memories may belong to different namespaces.
+   *
+   * <p>Atomic with respect to crashes: once this returns the whole batch is durable; if the process
+   * dies before, the batch is after reopening either entirely there or entirely absent. The batch must
+   * fit one log record ({@value WriteAheadLog#MAX_RECORD_BYTES} bytes: about 40,000 memories of 384
+   * dimensions with short texts); a larger one is rejected, unchanged, with INVALID_ARGUMENT saying how
+   * to split it. Inserts into the batch's namespaces wait while it decides merges, so with a threshold
+   * of 1 or less prefer batches of a few thousand.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT if an embedding has the wrong dimension or the batch is
+   *     too large; nothing is stored then
+   */
+  public List<Memory> insertAll(List<NewMemory> memories, double mergeThreshold) {
+    return inserter.insertAll(List.copyOf(memories), mergeThreshold);
+  }
+
+  /**
+   * Merges the Lucene index down to at most {@code maxSegments} segments and makes searches use the
+   * result. Every segment costs Phase A its own HNSW search, so after a large bulk load {@code
+   * forceMerge(1)} lowers retrieval latency; the merge rebuilds graphs and takes a while (tens of
+   * seconds per 100k memories of 384 dimensions), during which the store keeps serving.
+   */
+  public void forceMerge(int maxSegments) {
+    if (maxSegments < 1) {
+      throw MemLoopException.invalid("maxSegments", "must be at least 1, got " + maxSegments);
+    }
+    lifecycle.forceMerge(maxSegments);
   }
 
   @Override
@@ -135,6 +201,10 @@ public final class LuceneStore implements MemoryStore {
     }
   }
 
+  /**
+   * Saves the retrieval and returns without waiting for the disk; see the class comment for when it
+   * becomes durable.
+   */
   @Override
   public RetrievalRecord saveRetrieval(RetrievalRecordDraft draft) {
     long lsn;
@@ -150,8 +220,12 @@ public final class LuceneStore implements MemoryStore {
     } finally {
       lifecycle.gate.readLock().unlock();
     }
-    lifecycle.awaitDurable(lsn);
-    lifecycle.afterWrite(false);
+    if (syncEachRetrieval) {
+      lifecycle.awaitDurable(lsn);
+    } else {
+      lifecycle.deferredSync.appended();
+    }
+    lifecycle.afterWrite(0);
     return record;
   }
 
@@ -173,8 +247,31 @@ public final class LuceneStore implements MemoryStore {
       lifecycle.gate.readLock().unlock();
     }
     lifecycle.awaitDurable(result.durableLsn());
-    lifecycle.afterWrite(false);
+    lifecycle.afterWrite(0);
     return result.outcome();
+  }
+
+  @Override
+  public boolean delete(String namespace, String memoryId) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    long seq = Ids.parse(memoryId, 'm');
+    if (ns == null || seq < 0) {
+      return false;
+    }
+    Deleter.Result result;
+    lifecycle.gate.readLock().lock();
+    try {
+      lifecycle.ensureUsable();
+      result = deleter.delete(ns, seq);
+    } finally {
+      lifecycle.gate.readLock().unlock();
+    }
+    lifecycle.awaitDurable(result.durableLsn());
+    if (result.existed()) {
+      lifecycle.afterWrite(0);
+    }
+    return result.existed();
   }
 
   @Override
@@ -245,6 +342,16 @@ public final class LuceneStore implements MemoryStore {
   /** Test hook: stops as {@code kill -9} would, writing nothing that was not yet acknowledged. */
   void crashForTesting() {
     lifecycle.crash();
+  }
+
+  /** Test hook: bytes appended to the log but not yet on disk. */
+  long unsyncedLogBytesForTesting() {
+    return wal.appendedLsn() - wal.durableLsn();
+  }
+
+  /** Test hook: segments of the index the searcher uses. */
+  int segmentCountForTesting() {
+    return index.segmentCount();
   }
 
   /** Test hook: makes every insert so far searchable through Lucene rather than the tail. */

@@ -16,6 +16,10 @@ import java.util.Objects;
  *     snapshot and older log segments deleted; bounds both disk use and replay time on open.
  * @param hnswMaxConn HNSW graph degree (Lucene's {@code M})
  * @param hnswBeamWidth HNSW construction beam width (Lucene's {@code efConstruction})
+ * @param retrievalSyncDelayMillis longest time a saved retrieval stays in the log's buffer before a
+ *     background sync makes it durable (sooner if any synced write follows it). 0 syncs every save
+ *     before it returns, as inserts, rewards and deletes always are. A crash within this window (and
+ *     before the next synced write) loses the retrieval; rewarding it then reports it unknown.
  * @param clock only stamps the creation time in the store metadata
  */
 public record LuceneStoreOptions(
@@ -24,10 +28,12 @@ public record LuceneStoreOptions(
     long checkpointEveryBytes,
     int hnswMaxConn,
     int hnswBeamWidth,
+    long retrievalSyncDelayMillis,
     InstantSource clock) {
 
   static final long MIN_CHECKPOINT_BYTES = 1 << 12;
   static final long MAX_CHECKPOINT_BYTES = 1L << 30;
+  static final long MAX_RETRIEVAL_SYNC_DELAY_MILLIS = 10_000;
 
   public LuceneStoreOptions {
     Objects.requireNonNull(clock, "clock");
@@ -48,6 +54,10 @@ public record LuceneStoreOptions(
       throw MemLoopException.invalid("hnswBeamWidth", "must be in [hnswMaxConn=" + hnswMaxConn
           + ", 3200], got " + hnswBeamWidth);
     }
+    if (retrievalSyncDelayMillis < 0 || retrievalSyncDelayMillis > MAX_RETRIEVAL_SYNC_DELAY_MILLIS) {
+      throw MemLoopException.invalid("retrievalSyncDelayMillis", "must be in [0, " + MAX_RETRIEVAL_SYNC_DELAY_MILLIS
+          + "], got " + retrievalSyncDelayMillis);
+    }
   }
 
   public static LuceneStoreOptions defaults() {
@@ -65,6 +75,7 @@ public record LuceneStoreOptions(
     private long checkpointEveryBytes = 64L << 20;
     private int hnswMaxConn = 16;
     private int hnswBeamWidth = 100;
+    private long retrievalSyncDelayMillis = 50;
     private InstantSource clock = InstantSource.system();
 
     private Builder() {}
@@ -90,6 +101,11 @@ public record LuceneStoreOptions(
       return this;
     }
 
+    public Builder retrievalSyncDelayMillis(long millis) {
+      this.retrievalSyncDelayMillis = millis;
+      return this;
+    }
+
     public Builder clock(InstantSource clock) {
       this.clock = clock;
       return this;
@@ -97,7 +113,8 @@ public record LuceneStoreOptions(
 
     public LuceneStoreOptions build() {
       return new LuceneStoreOptions(
-          commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth, clock);
+          commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth,
+          retrievalSyncDelayMillis, clock);
     }
   }
 }

@@ -18,6 +18,10 @@ import java.util.function.Consumer;
  * <p>Thread safety: stateless apart from the shared structures it reads; safe for concurrent use.
  * Namespace locks are held (read side) only while walking a namespace's lists, never while calling
  * the caller's visitor.
+ *
+ * <p>Deletes: every path acquires its index view <em>before</em> it reads the namespace's lists, so a
+ * memory it finds live was deleted, if at all, after the view's reader was opened, and the reader (or
+ * a tail, which keeps deleted contents) still holds its content.
  */
 final class MemoryReader {
   private static final int BATCH = 512;
@@ -38,7 +42,8 @@ final class MemoryReader {
       ns.lock.readLock().lock();
       try {
         boolean filter = ns.groups.size() < state.groups.size();
-        hits = view.searchGroups(ns, filter, query, k, minSimilarity, state.groups);
+        hits = view.searchGroups(ns, filter, query, k, minSimilarity, state.groups,
+            index.groupDeletes() - view.groupDeletesBefore);
         members = new int[hits.size()][];
         for (int i = 0; i < hits.size(); i++) {
           members[i] = state.groups.get(hits.get(i).index()).members.toArray();
@@ -75,19 +80,16 @@ final class MemoryReader {
     if (seq < 0) {
       return Optional.empty();
     }
-    int slot;
-    ns.lock.readLock().lock();
-    try {
-      slot = state.memories.find(seq);
-      if (slot < 0 || state.memories.namespace(slot) != ns.id) {
-        return Optional.empty();
-      }
-    } finally {
-      ns.lock.readLock().unlock();
-    }
     IndexView view = index.acquire();
     try {
-      return Optional.of(load(view, ns, new int[] {slot})[0]);
+      int slot;
+      ns.lock.readLock().lock();
+      try {
+        slot = state.liveSlot(ns, seq);
+      } finally {
+        ns.lock.readLock().unlock();
+      }
+      return slot < 0 ? Optional.empty() : Optional.of(load(view, ns, new int[] {slot})[0]);
     } finally {
       view.release();
     }
@@ -106,7 +108,18 @@ final class MemoryReader {
       Memory[] memories;
       IndexView view = index.acquire();
       try {
-        memories = load(view, ns, batch);
+        int live = 0;
+        ns.lock.readLock().lock();
+        try {
+          for (int slot : batch) {
+            if (!state.memories.isDeleted(slot)) { // deleted since the list was copied
+              batch[live++] = slot;
+            }
+          }
+        } finally {
+          ns.lock.readLock().unlock();
+        }
+        memories = load(view, ns, java.util.Arrays.copyOf(batch, live));
       } finally {
         view.release();
       }
@@ -118,7 +131,7 @@ final class MemoryReader {
 
   /** Opens a new searcher over everything indexed so far (tests). */
   void refresh() throws IOException {
-    index.refresh();
+    index.refresh(true);
   }
 
   /** Published slots of {@code ns} to memories, in the same order. */

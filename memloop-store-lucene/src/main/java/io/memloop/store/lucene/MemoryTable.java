@@ -5,8 +5,10 @@ import java.util.Arrays;
 
 /**
  * Every memory's mutable state as primitives, by slot (0, 1, ... in insertion order): its sequence
- * number (the {@code N} of id {@code "mN"}), namespace, intent group, Q, visits and updated-at. About
- * 44 bytes a memory; texts and vectors stay on disk in Lucene.
+ * number (the {@code N} of id {@code "mN"}), namespace, intent group, Q, visits, updated-at and
+ * whether it was deleted. About 45 bytes a memory; texts and vectors stay on disk in Lucene. A deleted
+ * memory keeps its slot (slots never move) until the store is reopened from a snapshot, which leaves
+ * deleted memories out.
  *
  * <p>Storage is paged so that growing never copies the data, only the page table.
  *
@@ -20,6 +22,8 @@ import java.util.Arrays;
  *       visible through the namespace lock the inserting thread holds until it has written them.
  *   <li>Q, visits and updated-at of published slots are read and written under the slot's stripe
  *       lock ({@link Stripes}).
+ *   <li>The deleted flag is set once, under both the namespace's write lock and the slot's stripe
+ *       lock, so it may be read under either.
  * </ul>
  */
 final class MemoryTable {
@@ -35,6 +39,7 @@ final class MemoryTable {
     final long[] visits = new long[PAGE_SIZE];
     final long[] updatedSeconds = new long[PAGE_SIZE];
     final int[] updatedNanos = new int[PAGE_SIZE];
+    final boolean[] deleted = new boolean[PAGE_SIZE];
   }
 
   private volatile Page[] pages = new Page[0];
@@ -100,6 +105,14 @@ final class MemoryTable {
     page(slot).group[slot & MASK] = group;
   }
 
+  boolean isDeleted(int slot) {
+    return page(slot).deleted[slot & MASK];
+  }
+
+  void markDeleted(int slot) {
+    page(slot).deleted[slot & MASK] = true;
+  }
+
   double q(int slot) {
     return page(slot).q[slot & MASK];
   }
@@ -135,6 +148,6 @@ final class MemoryTable {
 
   /** Approximate heap held by the table. */
   long ramBytesUsed() {
-    return (long) pages.length * PAGE_SIZE * (8 + 4 + 4 + 8 + 8 + 8 + 4);
+    return (long) pages.length * PAGE_SIZE * (8 + 4 + 4 + 8 + 8 + 8 + 4 + 1);
   }
 }

@@ -18,6 +18,10 @@ import java.util.Set;
  * record is appended while they are held, so the log orders updates of a memory as they were applied.
  * The rule runs before anything changes: if it throws, nothing is logged or changed and the retrieval
  * stays pending. Durability is awaited by the caller after every lock is released (group commit).
+ *
+ * <p>Deleted memories are skipped: a delete flags its memory and logs itself under the memory's
+ * stripe, and the reward re-checks the flag under the stripes it holds, so a reward record never
+ * names a memory deleted earlier in the log.
  */
 final class Rewarder {
   /** What happened, and the LSN the caller must see durable before answering. */
@@ -41,11 +45,20 @@ final class Rewarder {
       if (now.isAfter(p.record.expiresAt())) {
         return new Result(new RewardOutcome.Expired(p.record.expiresAt()), 0);
       }
-      List<String> ids = new ArrayList<>();
-      int[] slots = selectedSlots(ns, p, ids);
+      List<String> selected = new ArrayList<>();
+      int[] candidates = selectedSlots(ns, p, selected);
       MemoryTable t = state.memories;
-      int[] locked = state.stripes.lockAll(slots);
+      int[] locked = state.stripes.lockAll(candidates);
       try {
+        IntList live = new IntList(candidates.length);
+        List<String> ids = new ArrayList<>(candidates.length);
+        for (int i = 0; i < candidates.length; i++) {
+          if (!t.isDeleted(candidates[i])) { // deleted since selectedSlots looked
+            live.add(candidates[i]);
+            ids.add(selected.get(i));
+          }
+        }
+        int[] slots = live.toArray();
         long[] seqs = new long[slots.length];
         double[] qs = new double[slots.length];
         long[] visits = new long[slots.length];
@@ -71,16 +84,15 @@ final class Rewarder {
     }
   }
 
-  /** Slots of the selected memories that {@code ns} holds, each once, in selection order. */
+  /** Slots of the selected memories that {@code ns} holds (not deleted), each once, in selection order. */
   private int[] selectedSlots(NamespaceState ns, RetrievalBook.Pending p, List<String> ids) {
     IntList slots = new IntList(4);
     Set<String> seen = new HashSet<>();
     ns.lock.readLock().lock();
     try {
       for (String id : p.record.selectedIds()) {
-        long seq = Ids.parse(id, 'm');
-        int slot = seq < 0 ? -1 : state.memories.find(seq);
-        if (slot >= 0 && state.memories.namespace(slot) == ns.id && seen.add(id)) {
+        int slot = state.liveSlot(ns, Ids.parse(id, 'm'));
+        if (slot >= 0 && seen.add(id)) {
           slots.add(slot);
           ids.add(id);
         }

@@ -28,7 +28,9 @@ import java.util.zip.CRC32C;
  *   int CRC32C of everything before it
  * </pre>
  *
- * Group membership and the namespaces' lists are rebuilt from the memory rows (slot order).
+ * Group membership and the namespaces' lists are rebuilt from the memory rows (slot order). Deleted
+ * memories and groups are left out (group rows are renumbered to match), so the layout did not change
+ * when deletes were added, and every group row has at least one memory row.
  */
 final class Snapshot {
   static final int MAGIC = 0x4D4C5353;
@@ -59,17 +61,32 @@ final class Snapshot {
         w.putString(ns.name);
       }
       int groups = state.groups.size();
-      w.putInt(groups);
+      int[] row = new int[groups]; // group index -> snapshot row, -1 if deleted
+      int liveGroups = 0;
+      for (int i = 0; i < groups; i++) {
+        row[i] = state.groups.get(i).deleted ? -1 : liveGroups++;
+      }
+      w.putInt(liveGroups);
       for (int i = 0; i < groups; i++) {
         GroupTable.Group g = state.groups.get(i);
-        w.putLong(g.seq).putInt(g.namespace);
-        out.maybeFlush();
+        if (row[i] >= 0) {
+          w.putLong(g.seq).putInt(g.namespace);
+          out.maybeFlush();
+        }
       }
       MemoryTable t = state.memories;
       int n = t.size();
-      w.putInt(n);
+      int liveMemories = 0;
       for (int s = 0; s < n; s++) {
-        w.putLong(t.seq(s)).putInt(t.namespace(s)).putInt(t.group(s)).putDouble(t.q(s)).putLong(t.visits(s))
+        liveMemories += t.isDeleted(s) ? 0 : 1;
+      }
+      w.putInt(liveMemories);
+      for (int s = 0; s < n; s++) {
+        if (t.isDeleted(s)) {
+          continue;
+        }
+        assert row[t.group(s)] >= 0 : "live memory m" + t.seq(s) + " in deleted group";
+        w.putLong(t.seq(s)).putInt(t.namespace(s)).putInt(row[t.group(s)]).putDouble(t.q(s)).putLong(t.visits(s))
             .putLong(t.updatedSeconds(s)).putInt(t.updatedNanos(s));
         out.maybeFlush();
       }

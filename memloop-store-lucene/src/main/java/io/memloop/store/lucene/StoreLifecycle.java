@@ -33,14 +33,18 @@ final class StoreLifecycle {
   private final int dimension;
   private final LuceneStoreOptions options;
   private final StoreOpener.Opened parts;
+  /** Syncs saved retrievals within {@link LuceneStoreOptions#retrievalSyncDelayMillis()}. */
+  final DeferredSync deferredSync;
   private volatile boolean closed;
   private volatile @Nullable Throwable failure;
 
-  StoreLifecycle(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts) {
+  StoreLifecycle(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts, DeferredSync.Scheduler scheduler) {
     this.dir = dir;
     this.dimension = parts.meta().dimension();
     this.options = options;
     this.parts = parts;
+    this.deferredSync = new DeferredSync(options.retrievalSyncDelayMillis() * 1_000_000L, scheduler,
+        parts.wal()::appendedLsn, this::awaitDurable);
   }
 
   void ensureUsable() {
@@ -76,16 +80,17 @@ final class StoreLifecycle {
   }
 
   /**
-   * Housekeeping after a durable write: searcher refresh and lazy index commit (after inserts), a
-   * checkpoint once the log segment is big enough. The caller's write is already durable, so a
-   * failure here is not reported to it: one that leaves RAM ahead of disk has failed the store (every
-   * later call reports it); any other is retried at the next trigger.
+   * Housekeeping after a write: searcher refresh (inserts and deletes count toward it) and lazy index
+   * commit (after {@code inserted} inserts), a checkpoint once the log segment is big enough. The
+   * caller's write is already logged, so a failure here is not reported to it: one that leaves RAM
+   * ahead of disk has failed the store (every later call reports it); any other is retried at the
+   * next trigger.
    */
-  void afterWrite(boolean inserted) {
+  void afterWrite(int inserted) {
     try {
-      if (inserted) {
-        refreshIfDue();
-        if (insertsSinceCommit.incrementAndGet() >= options.commitEveryInserts() && commitLock.tryLock()) {
+      refreshIfDue();
+      if (inserted > 0) {
+        if (insertsSinceCommit.addAndGet(inserted) >= options.commitEveryInserts() && commitLock.tryLock()) {
           try {
             if (insertsSinceCommit.get() >= options.commitEveryInserts()) {
               lazyCommit();
@@ -136,6 +141,34 @@ final class StoreLifecycle {
       }
     } catch (IOException | RuntimeException e) {
       throw fail("committing the index", e);
+    } finally {
+      gate.readLock().unlock();
+    }
+  }
+
+  /**
+   * Merges the index down to {@code maxSegments} segments, commits the merge (under the LSN the log is
+   * durable up to, as every commit) and refreshes the searcher. Other calls go on meanwhile.
+   */
+  void forceMerge(int maxSegments) {
+    ensureUsable();
+    try {
+      parts.index().forceMerge(maxSegments);
+    } catch (IOException | RuntimeException e) {
+      throw unavailable("merging the index of", e); // a failed merge leaves the old segments in use
+    }
+    commitLock.lock();
+    try {
+      lazyCommit();
+    } finally {
+      commitLock.unlock();
+    }
+    gate.readLock().lock();
+    try {
+      ensureUsable();
+      parts.index().refresh(true);
+    } catch (IOException | RuntimeException e) {
+      throw fail("refreshing the index", e);
     } finally {
       gate.readLock().unlock();
     }
@@ -215,6 +248,7 @@ final class StoreLifecycle {
         }
       }
       markClosed();
+      deferredSync.shutdown();
       try {
         if (failure == null && error == null) {
           parts.wal().close();
@@ -241,6 +275,7 @@ final class StoreLifecycle {
     commitLock.lock();
     try {
       markClosed();
+      deferredSync.shutdown();
       parts.wal().abandon();
       parts.index().abandon();
     } catch (IOException e) {

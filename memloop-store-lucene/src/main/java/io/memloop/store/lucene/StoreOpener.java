@@ -41,9 +41,12 @@ import org.jspecify.annotations.Nullable;
 final class StoreOpener {
   /**
    * Ids skipped after an unclean shutdown: more than the ids that can be in flight (handed out, not
-   * yet durable) at once, which is at most two per concurrently writing thread.
+   * yet durable) at once: two per concurrent insert, two per memory of a concurrent bulk insert (a
+   * batch is at most one 64 MiB log record, so under 2^22 memories), and one per retrieval saved within
+   * the last retrieval sync delay (at most 10 s) plus one fsync. 2^32 leaves a wide margin and still
+   * allows billions of unclean shutdowns before ids reach 2^63.
    */
-  static final long UNCLEAN_ID_GAP = 1L << 20;
+  static final long UNCLEAN_ID_GAP = 1L << 32;
 
   private static final Set<String> OURS = Set.of(StoreFiles.META, StoreFiles.WAL_DIR, StoreFiles.INDEX_DIR);
 

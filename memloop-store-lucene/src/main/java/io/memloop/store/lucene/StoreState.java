@@ -38,6 +38,32 @@ final class StoreState {
   }
 
   /**
+   * Takes a published memory out of its group and namespace and flags it deleted; if it was its
+   * group's last memory, the group is flagged deleted and leaves the namespace too. Returns whether the
+   * group went. Caller holds {@code ns}'s write lock and the slot's stripe lock (or is replaying).
+   */
+  boolean unpublish(NamespaceState ns, int slot) {
+    assert !memories.isDeleted(slot) && memories.namespace(slot) == ns.id : "slot " + slot;
+    memories.markDeleted(slot);
+    int groupIndex = memories.group(slot);
+    GroupTable.Group g = groups.get(groupIndex);
+    boolean removed = g.members.removeSorted(slot) & ns.memories.removeSorted(slot);
+    assert removed : "slot " + slot + " was not listed in its group and namespace";
+    if (g.members.size() > 0) {
+      return false;
+    }
+    g.deleted = true;
+    ns.groups.removeSorted(groupIndex);
+    return true;
+  }
+
+  /** The slot of live memory {@code seq} of {@code ns}, or -1. Caller holds {@code ns}'s lock. */
+  int liveSlot(NamespaceState ns, long seq) {
+    int slot = seq < 0 ? -1 : memories.find(seq);
+    return slot >= 0 && memories.namespace(slot) == ns.id && !memories.isDeleted(slot) ? slot : -1;
+  }
+
+  /**
    * Re-applies one log record during open. Inserts at or after {@code commitLsn} are not in the index
    * and are added to {@code redo}.
    */
@@ -45,6 +71,12 @@ final class StoreState {
       long offset) {
     switch (record) {
       case WalRecord.Insert ins -> replayInsert(ins, startLsn >= commitLsn ? redo : null, file, offset);
+      case WalRecord.Batch batch -> {
+        for (WalRecord.Insert ins : batch.inserts()) {
+          replayInsert(ins, startLsn >= commitLsn ? redo : null, file, offset);
+        }
+      }
+      case WalRecord.Delete del -> replayDelete(del, startLsn >= commitLsn ? redo : null, file, offset);
       case WalRecord.RetrievalSaved saved -> {
         NamespaceState ns = namespaces.getOrCreate(saved.retrieval().namespace());
         ns.retrievals.save(new RetrievalBook.Pending(saved.seq(), saved.retrieval()), () -> 0);
@@ -59,7 +91,7 @@ final class StoreState {
         }
         for (int i = 0; i < rew.memorySeqs().length; i++) {
           int slot = memories.find(rew.memorySeqs()[i]);
-          if (slot < 0 || memories.namespace(slot) != ns.id) {
+          if (slot < 0 || memories.namespace(slot) != ns.id || memories.isDeleted(slot)) {
             throw StoreFiles.corrupt(file, "reward at offset " + offset + " updates memory m" + rew.memorySeqs()[i]
                 + " which namespace " + ns.name + " does not hold");
           }
@@ -102,8 +134,30 @@ final class StoreState {
     publish(ns, slot, groupIndex, ins.newGroup(), ins.initialQ(), content.createdAt());
     raiseSequence(Math.max(ins.memorySeq(), ins.groupSeq()));
     if (redo != null) {
-      redo.add(new VectorIndex.Redo(ns.name, ins.memorySeq(), ins.content(),
+      redo.add(new VectorIndex.Redo.Add(ns.name, ins.memorySeq(), ins.content(),
           ins.newGroup() ? content.embedding() : null, ins.groupSeq()));
+    }
+  }
+
+  private void replayDelete(WalRecord.Delete del, @Nullable List<VectorIndex.Redo> redo, Path file, long offset) {
+    NamespaceState ns = namespaces.getOrCreate(del.namespace());
+    int slot = liveSlot(ns, del.memorySeq());
+    if (slot < 0) {
+      throw StoreFiles.corrupt(file, "delete at offset " + offset + " removes memory m" + del.memorySeq()
+          + " which namespace " + ns.name + " does not hold");
+    }
+    long groupSeq = groups.get(memories.group(slot)).seq;
+    if (groupSeq != del.groupSeq()) {
+      throw StoreFiles.corrupt(file, "delete at offset " + offset + " says memory m" + del.memorySeq()
+          + " is in group i" + del.groupSeq() + ", the log put it in i" + groupSeq);
+    }
+    boolean emptied = unpublish(ns, slot);
+    if (emptied != del.groupEmptied()) {
+      throw StoreFiles.corrupt(file, "delete at offset " + offset + " of memory m" + del.memorySeq() + " says group i"
+          + groupSeq + (del.groupEmptied() ? " emptied" : " kept members") + ", the log says otherwise");
+    }
+    if (redo != null) {
+      redo.add(new VectorIndex.Redo.Delete(del.memorySeq(), emptied ? groupSeq : -1));
     }
   }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -20,10 +21,19 @@ import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.FieldInfos;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
@@ -42,6 +52,17 @@ import org.jspecify.annotations.Nullable;
  * for the log to be durable up to it before committing: an index commit never holds a document the
  * log could lose, nor misses one logged before its LSN.
  *
+ * <p><b>Deletes</b> remove a memory's document (by its {@value IndexView#MEMORY_SEQ} term) and, when
+ * its group empties, the group's document (by its {@value IndexView#GROUP_ID} term; indexes written
+ * before that term existed fall back to a doc-values query). Like inserts, they hold {@link
+ * #insertLock()} from their log append to the delete call, so commits stay exact. Until the next
+ * refresh the current reader still holds deleted groups: searches ask HNSW for that many more
+ * candidates ({@link #groupDeletes()}) and drop deleted groups by their flag.
+ *
+ * <p><b>Segments:</b> a {@value #RAM_BUFFER_MB} MB indexing buffer and a merge policy allowing
+ * {@value #SEGMENTS_PER_TIER} segments per tier (Lucene's default is 10) keep the segment count low,
+ * since every segment costs its own HNSW search; {@link #forceMerge} goes further after a bulk load.
+ *
  * <p><b>Refresh:</b> a new reader is opened every {@code refreshEveryInserts} inserts. The live tail
  * is sealed under the write side of {@link #insertLock()} (so every document of a sealed tail has been
  * added), the reader is reopened outside it, then the view is swapped and the sealed tails dropped.
@@ -50,6 +71,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class VectorIndex implements Closeable {
   static final String COMMIT_LSN = "memloop.lsn";
+  /** Indexing buffer; refreshes flush earlier, so this matters for bulk loads. */
+  static final double RAM_BUFFER_MB = 256;
+  /** Lucene's default is 10; fewer segments mean fewer per-segment HNSW searches per query. */
+  static final double SEGMENTS_PER_TIER = 4;
 
   private final Path path;
   private final Directory directory;
@@ -57,6 +82,10 @@ final class VectorIndex implements Closeable {
   private final int refreshEveryInserts;
   private final ReentrantReadWriteLock insertLock = new ReentrantReadWriteLock();
   private final ReentrantLock refreshLock = new ReentrantLock();
+  /** Groups deleted so far in this process (see {@link IndexView#groupDeletesBefore}). */
+  private final AtomicLong groupDeletes = new AtomicLong();
+  /** Whether some group document lacks the {@value IndexView#GROUP_ID} term (written by an older build). */
+  private final boolean legacyGroupDocs;
   private volatile IndexView view;
   private volatile boolean closed;
 
@@ -66,7 +95,21 @@ final class VectorIndex implements Closeable {
     this.directory = directory;
     this.writer = writer;
     this.refreshEveryInserts = refreshEveryInserts;
-    this.view = new IndexView(DirectoryReader.open(writer), List.of(new Tail()));
+    DirectoryReader reader = DirectoryReader.open(writer);
+    this.legacyGroupDocs = hasGroupDocsWithoutId(reader);
+    this.view = new IndexView(reader, List.of(new Tail()), 0);
+  }
+
+  private static boolean hasGroupDocsWithoutId(DirectoryReader reader) throws IOException {
+    for (LeafReaderContext leaf : reader.leaves()) {
+      FloatVectorValues vectors = leaf.reader().getFloatVectorValues(IndexView.GROUP_VECTOR);
+      Terms ids = leaf.reader().terms(IndexView.GROUP_ID);
+      // both counts include deleted documents
+      if ((vectors == null ? 0 : vectors.size()) > (ids == null ? 0 : ids.getDocCount())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -100,9 +143,13 @@ final class VectorIndex implements Closeable {
     Directory dir = FSDirectory.open(path);
     IndexWriter writer = null;
     try {
+      TieredMergePolicy merges = new TieredMergePolicy();
+      merges.setSegmentsPerTier(SEGMENTS_PER_TIER);
       IndexWriterConfig cfg = new IndexWriterConfig()
           .setCodec(HnswFormat.codec(options.hnswMaxConn(), options.hnswBeamWidth()))
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+          .setRAMBufferSizeMB(RAM_BUFFER_MB)
+          .setMergePolicy(merges)
           .setCommitOnClose(false);
       writer = new IndexWriter(dir, cfg);
       try (DirectoryReader r = DirectoryReader.open(dir)) {
@@ -115,8 +162,18 @@ final class VectorIndex implements Closeable {
         // a new store: nothing to check yet
       }
       if (!redo.isEmpty() || !DirectoryReader.indexExists(dir)) {
+        boolean legacy = false;
+        if (redo.stream().anyMatch(r -> r instanceof Redo.Delete d && d.groupSeq() >= 0)) {
+          try (DirectoryReader r = DirectoryReader.open(writer)) {
+            legacy = hasGroupDocsWithoutId(r);
+          }
+        }
         for (Redo r : redo) {
-          writer.addDocuments(documents(r.namespace(), r.memorySeq(), r.content(), r.vector(), r.groupSeq()));
+          switch (r) {
+            case Redo.Add a -> writer.addDocuments(documents(a.namespace(), a.memorySeq(), a.content(), a.vector(),
+                a.groupSeq()));
+            case Redo.Delete d -> delete(writer, d.memorySeq(), d.groupSeq(), legacy);
+          }
         }
         commit(writer, endLsn);
       }
@@ -130,8 +187,15 @@ final class VectorIndex implements Closeable {
     }
   }
 
-  /** A logged insert to re-index on open; {@code vector} is null if it joined an existing group. */
-  record Redo(String namespace, long memorySeq, byte[] content, float @Nullable [] vector, long groupSeq) {}
+  /** A logged change the index commit does not hold, to redo on open. */
+  sealed interface Redo {
+    /** An insert; {@code vector} is null if it joined an existing group. */
+    record Add(String namespace, long memorySeq, byte[] content, float @Nullable [] vector, long groupSeq)
+        implements Redo {}
+
+    /** A delete; {@code groupSeq} is the group that went with it, or -1. */
+    record Delete(long memorySeq, long groupSeq) implements Redo {}
+  }
 
   /** Held (read side) by an insert from its log append to its {@link #add}. */
   Lock insertLock() {
@@ -161,12 +225,54 @@ final class VectorIndex implements Closeable {
     writer.addDocuments(documents(namespace, memorySeq, contentBytes, vector, groupSeq));
   }
 
-  private static List<Document> documents(String namespace, long memorySeq, byte[] content,
+  /**
+   * Adds the documents of many memories already in the tail with one {@code addDocuments} call; see
+   * {@link #addDocuments(String, long, byte[], float[], long)}.
+   */
+  void addDocuments(List<Document> docs) throws IOException {
+    writer.addDocuments(docs);
+  }
+
+  /**
+   * Deletes memory {@code memorySeq}'s document, and group {@code groupSeq}'s if it is not -1. Caller
+   * holds {@link #insertLock()} and has logged the delete.
+   */
+  void delete(long memorySeq, long groupSeq) throws IOException {
+    delete(writer, memorySeq, groupSeq, legacyGroupDocs);
+    if (groupSeq >= 0) {
+      groupDeletes.incrementAndGet();
+    }
+    view.live().inserts.incrementAndGet(); // deletes count toward the next refresh too
+  }
+
+  private static void delete(IndexWriter writer, long memorySeq, long groupSeq, boolean legacy) throws IOException {
+    writer.deleteDocuments(new Term(IndexView.MEMORY_SEQ, IndexView.seqTerm(memorySeq)));
+    if (groupSeq >= 0) {
+      Term id = new Term(IndexView.GROUP_ID, IndexView.seqTerm(groupSeq));
+      if (legacy) {
+        Query byDocValues = NumericDocValuesField.newSlowExactQuery(IndexView.GROUP_SEQ, groupSeq);
+        writer.deleteDocuments(new BooleanQuery.Builder()
+            .add(new TermQuery(id), BooleanClause.Occur.SHOULD)
+            .add(byDocValues, BooleanClause.Occur.SHOULD)
+            .build());
+      } else {
+        writer.deleteDocuments(id);
+      }
+    }
+  }
+
+  /** Groups deleted so far by this process: a reader opened earlier may still hold up to the difference. */
+  long groupDeletes() {
+    return groupDeletes.get();
+  }
+
+  static List<Document> documents(String namespace, long memorySeq, byte[] content,
       float @Nullable [] vector, long groupSeq) {
     List<Document> docs = new ArrayList<>(2);
     if (vector != null) {
       Document g = new Document();
       g.add(new StringField(IndexView.GROUP_NAMESPACE, namespace, Field.Store.NO));
+      g.add(new StringField(IndexView.GROUP_ID, IndexView.seqTerm(groupSeq), Field.Store.NO));
       g.add(new KnnFloatVectorField(IndexView.GROUP_VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
       g.add(new NumericDocValuesField(IndexView.GROUP_SEQ, groupSeq));
       docs.add(g);
@@ -197,17 +303,26 @@ final class VectorIndex implements Closeable {
 
   /** Opens a reader that sees every insert so far and drops the tails it covers. */
   void refresh() throws IOException {
-    if (!refreshLock.tryLock()) {
+    refresh(false);
+  }
+
+  /** As {@link #refresh()}; {@code wait} waits for a running refresh and then refreshes again. */
+  void refresh(boolean wait) throws IOException {
+    if (wait) {
+      refreshLock.lock();
+    } else if (!refreshLock.tryLock()) {
       return; // another thread is refreshing; the tail keeps serving reads meanwhile
     }
     try {
       IndexView old = view;
       Tail live = new Tail();
+      long deletesBefore;
       insertLock.writeLock().lock();
       try {
         List<Tail> tails = new ArrayList<>(old.tails);
         tails.add(live);
-        view = new IndexView(old.reader, tails);
+        view = new IndexView(old.reader, tails, old.groupDeletesBefore);
+        deletesBefore = groupDeletes.get(); // every delete counted here has reached the writer
       } finally {
         insertLock.writeLock().unlock();
       }
@@ -216,7 +331,7 @@ final class VectorIndex implements Closeable {
         next = old.reader;
         next.incRef();
       }
-      view = new IndexView(next, List.of(live));
+      view = new IndexView(next, List.of(live), deletesBefore);
       old.reader.decRef();
     } finally {
       refreshLock.unlock();
@@ -242,6 +357,19 @@ final class VectorIndex implements Closeable {
   private static void commit(IndexWriter writer, long lsn) throws IOException {
     writer.setLiveCommitData(Map.of(COMMIT_LSN, Long.toString(lsn)).entrySet());
     writer.commit();
+  }
+
+  /**
+   * Merges the index down to at most {@code maxSegments} segments (each costs its own HNSW search),
+   * waiting for the merge; inserts and reads go on meanwhile. Does not commit.
+   */
+  void forceMerge(int maxSegments) throws IOException {
+    writer.forceMerge(maxSegments, true);
+  }
+
+  /** Segments of the current reader (tests and diagnostics). */
+  int segmentCount() {
+    return view.reader.leaves().size();
   }
 
   Path path() {

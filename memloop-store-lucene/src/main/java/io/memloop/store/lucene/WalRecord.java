@@ -18,13 +18,22 @@ import java.util.List;
  *                int n, n × (str memoryId, double sim, double q, double score, byte selected, double p)
  *   3 REWARD     long retrievalSeq, str namespace, instant at, int n, n × (long memorySeq, double q, long visits)
  *   4 SEQUENCE   long floor                      ids handed out from now on are above floor
+ *   5 DELETE     long memorySeq, long groupSeq, byte groupEmptied, str namespace
+ *   6 BATCH      int n, n × (the INSERT layout after its type byte)      one {@code insertAll} call
  * </pre>
+ *
+ * Types 5 and 6 were added without a version change: a store written before them opens unchanged, and
+ * a build that predates them refuses a log holding them ("unknown log record type").
  */
 sealed interface WalRecord {
   int INSERT = 1;
   int RETRIEVAL = 2;
   int REWARD = 3;
   int SEQUENCE = 4;
+  int DELETE = 5;
+  int BATCH = 6;
+  /** The highest type this build writes and reads. */
+  int LAST_TYPE = BATCH;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -35,8 +44,46 @@ sealed interface WalRecord {
       implements WalRecord {
     @Override
     public void encode(ByteWriter w) {
-      w.putByte(INSERT).putLong(memorySeq).putLong(groupSeq).putByte(newGroup ? 1 : 0).putString(namespace)
+      encodeBody(w.putByte(INSERT));
+    }
+
+    void encodeBody(ByteWriter w) {
+      w.putLong(memorySeq).putLong(groupSeq).putByte(newGroup ? 1 : 0).putString(namespace)
           .putDouble(initialQ).putInt(content.length).putBytes(content, 0, content.length);
+    }
+
+    static Insert decodeBody(ByteReader r) throws ByteReader.Malformed {
+      long memorySeq = r.getLong();
+      long groupSeq = r.getLong();
+      boolean newGroup = r.getByte() != 0;
+      String ns = r.getString();
+      double q = r.getDouble();
+      return new Insert(memorySeq, groupSeq, newGroup, ns, q, r.getBytes());
+    }
+  }
+
+  /**
+   * The memories of one bulk insert, in order, as one record: replay applies all of them or, if the
+   * record was torn by a crash, none.
+   */
+  record Batch(List<Insert> inserts) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(BATCH).putInt(inserts.size());
+      for (Insert ins : inserts) {
+        ins.encodeBody(w);
+      }
+    }
+  }
+
+  /**
+   * Memory {@code memorySeq} of group {@code groupSeq} was deleted; {@code groupEmptied} says whether
+   * it was the group's last memory (the group went with it).
+   */
+  record Delete(long memorySeq, long groupSeq, boolean groupEmptied, String namespace) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(DELETE).putLong(memorySeq).putLong(groupSeq).putByte(groupEmptied ? 1 : 0).putString(namespace);
     }
   }
 
@@ -84,13 +131,20 @@ sealed interface WalRecord {
     ByteReader r = new ByteReader(b, off, len);
     int type = r.getByte();
     WalRecord out = switch (type) {
-      case INSERT -> {
+      case INSERT -> Insert.decodeBody(r);
+      case BATCH -> {
+        int n = r.getCount(MAX_ITEMS, "batch insert");
+        List<Insert> inserts = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+          inserts.add(Insert.decodeBody(r));
+        }
+        yield new Batch(inserts);
+      }
+      case DELETE -> {
         long memorySeq = r.getLong();
         long groupSeq = r.getLong();
-        boolean newGroup = r.getByte() != 0;
-        String ns = r.getString();
-        double q = r.getDouble();
-        yield new Insert(memorySeq, groupSeq, newGroup, ns, q, r.getBytes());
+        boolean emptied = r.getByte() != 0;
+        yield new Delete(memorySeq, groupSeq, emptied, r.getString());
       }
       case RETRIEVAL -> {
         long seq = r.getLong();

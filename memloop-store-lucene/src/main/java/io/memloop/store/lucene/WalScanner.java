@@ -184,7 +184,7 @@ final class WalScanner {
         continue;
       }
       int type = b[base + i + WriteAheadLog.FRAME_BYTES];
-      if (type < WalRecord.INSERT || type > WalRecord.SEQUENCE) {
+      if (type < WalRecord.INSERT || type > WalRecord.LAST_TYPE) {
         continue;
       }
       crc.reset();

@@ -308,6 +308,11 @@ final class WriteAheadLog implements Closeable {
     return appendedLsn;
   }
 
+  /** Every record ending at or before this LSN is on disk. */
+  long durableLsn() {
+    return durableLsn;
+  }
+
   /** Bytes of records in the current segment, buffered or written. */
   long segmentBytes() {
     return appendedLsn - segmentBaseLsn;

@@ -49,6 +49,9 @@ class CheckpointTest {
             (id, u) -> new Utility(u.q() * 0.5 + 0.123, u.visits() + 1));
       }
       pending = select(store, "ns", ms.get(0).id(), ms.get(1).id());
+      // a save is not synced on its own; the next synced write (this reward) makes it durable too
+      store.applyReward("ns", select(store, "ns", ms.get(2).id()).id(), StoreFixtures.T0.plusSeconds(60),
+          (id, u) -> new Utility(u.q() * 0.5 + 0.123, u.visits() + 1));
       store.forEachMemory("ns", m -> before.put(m.id(), m));
       store.crashForTesting();
     }

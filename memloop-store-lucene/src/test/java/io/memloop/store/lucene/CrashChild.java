@@ -20,12 +20,16 @@ import java.util.SplittableRandom;
 
 /**
  * The process {@link CrashRecoveryTest} kills: writes forever from several threads and prints one
- * line per acknowledged write, after the store call returned:
+ * line per acknowledged write, after the store call returned (lowercase lines announce a call about
+ * to be made, so the parent knows which batch may or may not have been stored):
  *
  * <pre>
  *   I ns memoryId thread i qBits      insert acknowledged (qBits = initial Q as raw long hex)
- *   S ns retrievalId memoryId         retrieval saved
+ *   S ns retrievalId memoryId         retrieval saved (not synced on its own)
  *   R ns retrievalId memoryId qBits   reward applied; qBits = the memory's new Q
+ *   D ns memoryId                     delete acknowledged (every fourth memory, after its reward)
+ *   b seed batch n                    about to bulk insert batch (namespace "bulk", n memories)
+ *   B seed batch id,id,...            bulk insert acknowledged
  * </pre>
  *
  * Each memory is rewarded at most once, so an acknowledged reward fixes the memory's final Q.
@@ -49,6 +53,8 @@ public final class CrashChild {
       Thread th = new Thread(() -> run(store, out, thread, new SplittableRandom(seed * 31 + thread)), "writer-" + t);
       th.start();
     }
+    Thread bulk = new Thread(() -> runBulk(store, out, seed, new SplittableRandom(~seed)), "bulk-writer");
+    bulk.start();
     // the writers run until the parent kills this process
   }
 
@@ -64,6 +70,29 @@ public final class CrashChild {
     return "experience of writer " + thread + " #" + i;
   }
 
+  static final String BULK = "bulk";
+  static final int BULK_BATCH = 25;
+
+  static String bulkExperience(long seed, int batch, int i) {
+    return bulkPrefix(seed, batch) + i;
+  }
+
+  static String bulkPrefix(long seed, int batch) {
+    return "bulk s" + seed + " batch " + batch + " #";
+  }
+
+  private static void runBulk(LuceneStore store, PrintStream out, long seed, SplittableRandom rnd) {
+    for (int b = 0; ; b++) {
+      List<NewMemory> batch = new java.util.ArrayList<>();
+      for (int i = 0; i < BULK_BATCH; i++) {
+        batch.add(new NewMemory(BULK, "bulk intent", vector(rnd), bulkExperience(seed, b, i), Outcome.SUCCESS, 0, T0));
+      }
+      print(out, "b " + seed + " " + b + " " + BULK_BATCH);
+      List<Memory> stored = store.insertAll(batch, 0.97);
+      print(out, "B " + seed + " " + b + " " + String.join(",", stored.stream().map(Memory::id).toList()));
+    }
+  }
+
   private static void run(LuceneStore store, PrintStream out, int thread, SplittableRandom rnd) {
     String ns = "ns" + (thread % 2);
     for (int i = 0; ; i++) {
@@ -77,6 +106,12 @@ public final class CrashChild {
       RewardOutcome o = store.applyReward(ns, r.id(), T0.plusSeconds(1), (id, u) -> new Utility(u.q() + delta, u.visits() + 1));
       double q = ((RewardOutcome.Applied) o).changes().get(0).qAfter();
       print(out, "R " + ns + " " + r.id() + " " + m.id() + " " + Long.toHexString(Double.doubleToRawLongBits(q)));
+      if (i % 4 == 3) {
+        if (!store.delete(ns, m.id())) {
+          throw new AssertionError("delete of " + m.id() + " found nothing");
+        }
+        print(out, "D " + ns + " " + m.id());
+      }
     }
   }
 

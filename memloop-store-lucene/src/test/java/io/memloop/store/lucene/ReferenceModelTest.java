@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded random operations applied to the Lucene store and to the in-memory reference store in
- * lockstep, with clean reopens in between: every answer must be identical (ids, similarities, bit-exact
+ * Seeded random operations (inserts, recalls, saves, rewards, lookups, deletes) applied to the Lucene
+ * store and to the in-memory reference store in lockstep, with clean reopens in between: every answer must be identical (ids, similarities, bit-exact
  * utilities). Namespaces stay under Lucene's 100-vector graph threshold, so both searches are exact.
  */
 class ReferenceModelTest {
@@ -85,9 +85,14 @@ class ReferenceModelTest {
           double reward = rnd.nextDouble();
           io.memloop.store.UtilityUpdate rule = (id, u) -> new Utility(u.q() + 0.3 * (reward - u.q()), u.visits() + 1);
           assertThat(store.applyReward(target, r.id(), now, rule)).isEqualTo(model.applyReward(target, r.id(), now, rule));
-        } else if (op < 96) {
+        } else if (op < 93) {
           String id = rnd.nextInt(5) == 0 ? "m999999" : memories.get(rnd.nextInt(memories.size())).id();
           assertThat(store.get(ns, id)).isEqualTo(model.get(ns, id));
+        } else if (op < 97) {
+          // deletes, sometimes of a memory already deleted or of another namespace
+          Memory victim = memories.get(rnd.nextInt(memories.size()));
+          String target = rnd.nextInt(4) == 0 ? ns : victim.namespace();
+          assertThat(store.delete(target, victim.id())).isEqualTo(model.delete(target, victim.id()));
         } else {
           store.close();
           store = LuceneStore.open(path, DIM, options);
