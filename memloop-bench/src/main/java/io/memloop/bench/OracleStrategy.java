@@ -1,15 +1,9 @@
 package io.memloop.bench;
 
-import io.memloop.Intent;
-import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.Memory;
-import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Vectors;
-import io.memloop.store.InMemoryStore;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -38,36 +32,22 @@ final class OracleStrategy implements Strategy {
 
   @Override
   public MemoryRun start(int dimension, long seed) {
-    MemLoop loop =
-        MemLoop.builder()
-            .store(new InMemoryStore(dimension))
-            .config(MemLoopConfig.preset(Preset.SIMILARITY))
-            .clock(InstantSource.fixed(Instant.EPOCH))
-            .seed(seed)
-            .build();
-    return new Run(loop, truth);
+    return new Run(dimension, seed, truth);
   }
 
-  private static final class Run implements MemoryRun {
-    private static final String NS = EngineStrategy.NAMESPACE;
-    private final MemLoop loop;
+  private static final class Run extends EngineRun {
     private final GroundTruth truth;
 
-    Run(MemLoop loop, GroundTruth truth) {
-      this.loop = loop;
+    Run(int dimension, long seed, GroundTruth truth) {
+      super(MemLoopConfig.preset(Preset.SIMILARITY), dimension, seed);
       this.truth = truth;
     }
 
-    @Override
-    public void preload(PriorExperience prior, float[] intentEmbedding) {
-      loop.remember(NS, Intent.of(prior.intent(), intentEmbedding), prior.experience(), prior.outcome());
-    }
-
+    /** Keeps no retrieval to reward (its id is empty): the oracle's utilities never move. */
     @Override
     public Recall recall(Task task, float[] intentEmbedding) {
       float[] query = Vectors.normalized(intentEmbedding, "intent.embedding");
-      List<Memory> all = new ArrayList<>();
-      loop.store().forEachMemory(NS, all::add);
+      List<Memory> all = memories();
       Comparator<Memory> bySimilarity = Comparator.comparingDouble((Memory m) -> -Vectors.dot(query, m.intentEmbedding()));
       List<Memory> shown = new ArrayList<>(
           all.stream().filter(m -> truth.helps(task, m)).sorted(bySimilarity).limit(K).toList());
@@ -82,25 +62,8 @@ final class OracleStrategy implements Strategy {
     }
 
     @Override
-    public void learn(Recall recall, float[] intentEmbedding, Episode episode) {
-      loop.remember(
-          NS, Intent.of(episode.task().intent(), intentEmbedding), episode.experience(),
-          Outcome.ofReward(episode.reward()));
-    }
-
-    @Override
-    public long memoryCount() {
-      return loop.stats(NS).memories();
-    }
-
-    @Override
     public Map<String, Double> utilities() {
       return Map.of();
-    }
-
-    @Override
-    public void close() {
-      loop.close();
     }
   }
 }
