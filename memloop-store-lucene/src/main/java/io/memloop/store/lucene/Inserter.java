@@ -291,7 +291,7 @@ final class Inserter {
   private void addDocumentsInParallel(NamespaceState[] nss, long[] memorySeqs, byte[][] blobs,
       MemoryContent[] contents, boolean[] fresh, long[] groupSeqs) throws IOException {
     int n = nss.length;
-    int parts = (int) Math.max(1, Math.min(INDEXING_THREADS, n / MIN_MEMORIES_PER_THREAD));
+    int parts = Math.max(1, Math.min(INDEXING_THREADS, n / MIN_MEMORIES_PER_THREAD));
     List<List<Document>> docs = new ArrayList<>(parts);
     for (int p = 0; p < parts; p++) {
       int from = (int) ((long) n * p / parts);

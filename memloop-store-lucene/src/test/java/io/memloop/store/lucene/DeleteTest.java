@@ -131,13 +131,13 @@ class DeleteTest {
   void deletesRacingRewards_neverLogARewardOfADeletedMemory() {
     Path dir = tmp.resolve("store");
     LuceneStoreOptions busy = LuceneStoreOptions.builder()
-        .refreshEveryInserts(5).commitEveryInserts(13).checkpointEveryBytes(8 << 10).build();
+        .refreshEveryInserts(5).commitEveryInserts(13).checkpointEveryBytes(16 << 10).build();
     Map<String, Memory> kept = new ConcurrentHashMap<>();
     Set<String> deleted = ConcurrentHashMap.newKeySet();
     try (LuceneStore store = LuceneStore.open(dir, DIM, busy)) {
       StoreFixtures.inParallel(4, w -> {
         SplittableRandom rnd = new SplittableRandom(40 + w);
-        for (int round = 0; round < 30; round++) {
+        for (int round = 0; round < 12; round++) {
           List<Memory> mine = new ArrayList<>();
           for (int i = 0; i < 3; i++) {
             mine.add(store.insert(memory("ns", randomUnit(rnd, DIM), "w" + w + "-" + round + "-" + i), 0.99));
