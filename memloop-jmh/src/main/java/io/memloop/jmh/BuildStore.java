@@ -10,21 +10,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Builds the clustered store of {@code size} memories once, outside any timed benchmark, through
- * the public insert path (one durable insert per memory, as agents would write them).
+ * the store's bulk-load API: {@link LuceneStore#insertAll} in batches (one log record, one fsync and
+ * one {@code addDocuments} per core per batch), then {@link LuceneStore#forceMerge}, then close
+ * (checkpoint).
  *
  * <pre>
  * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g \
- *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.BuildStore SIZE [SEED] [THREADS] [LIMIT]
+ *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.BuildStore SIZE [SEED] [BATCH] [MAX_SEGMENTS]
  * </pre>
  *
- * <p>{@code THREADS} concurrent inserters share each log fsync (group commit); the store still
- * serialises inserts of one namespace, so more threads only overlap the syncs. {@code LIMIT} stops
- * after that many inserts without marking the store done: a dry run to measure inserts/s.
+ * <p>{@code BATCH} memories per {@code insertAll} call (default 10,000; a log record holds about
+ * 40,000). {@code MAX_SEGMENTS} is the {@code forceMerge} target (default 1: every segment costs
+ * Phase A its own HNSW search, and a single merge reuses the largest segment's graph; 0 skips the
+ * merge).
  *
  * <p>Merging is off ({@link Stores#NO_MERGE}): with members of a cluster at cosine ≈ 0.8 the default
  * merge threshold 0.9 would merge only a few, but any merging makes "memories" and "intents" differ
@@ -37,42 +39,60 @@ public final class BuildStore {
   public static void main(String[] args) throws Exception {
     int size = Integer.parseInt(args[0]);
     long seed = args.length > 1 ? Long.parseLong(args[1]) : Stores.DEFAULT_SEED;
-    int threads = args.length > 2 ? Integer.parseInt(args[2]) : 4;
-    int limit = args.length > 3 ? Integer.parseInt(args[3]) : size;
+    int batch = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
+    int maxSegments = args.length > 3 ? Integer.parseInt(args[3]) : 1;
     Path dir = Stores.built(size, seed);
     Files.deleteIfExists(Stores.doneMarker(size, seed));
     Stores.delete(dir);
     Files.createDirectories(dir.getParent());
 
     ClusteredVectors vectors = new ClusteredVectors(seed, size);
-    AtomicInteger next = new AtomicInteger();
-    AtomicLong done = new AtomicLong();
+    Instant createdAt = Instant.parse("2026-01-01T00:00:00Z");
     long start = System.nanoTime();
+    long loadNanos;
+    long mergeNanos = 0;
+    long closeStart;
     try (LuceneStore store = LuceneStore.open(dir, ClusteredVectors.DIMENSION)) {
-      Instant createdAt = Instant.parse("2026-01-01T00:00:00Z");
-      List<Thread> workers = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        workers.add(Thread.ofPlatform().name("inserter-" + t).start(() -> {
-          for (int i = next.getAndIncrement(); i < limit; i = next.getAndIncrement()) {
-            store.insert(new NewMemory(Stores.NAMESPACE, "intent #" + i, vectors.member(i),
-                "experience #" + i, Outcome.SUCCESS, 0.0, createdAt), Stores.NO_MERGE);
-            long n = done.incrementAndGet();
-            if (n % 10_000 == 0) {
-              report("inserted", n, start);
-            }
-          }
-        }));
+      for (int from = 0; from < size; from += batch) {
+        int to = Math.min(size, from + batch);
+        List<NewMemory> memories = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+          memories.add(new NewMemory(Stores.NAMESPACE, "intent #" + i, vectors.member(i),
+              "experience #" + i, Outcome.SUCCESS, 0.0, createdAt));
+        }
+        store.insertAll(memories, Stores.NO_MERGE);
+        if (to % 100_000 == 0 || to == size) {
+          report("inserted", to, start);
+        }
       }
-      for (Thread w : workers) {
-        w.join();
+      loadNanos = System.nanoTime() - start;
+      report("bulk load done", size, start);
+      if (maxSegments > 0) {
+        long m = System.nanoTime();
+        store.forceMerge(maxSegments);
+        mergeNanos = System.nanoTime() - m;
+        System.out.printf(Locale.ROOT, "forceMerge(%d) took %.1f s%n", maxSegments, mergeNanos / 1e9);
       }
-      report("inserted (before close)", done.get(), start);
+      closeStart = System.nanoTime();
     }
-    report("closed", done.get(), start);
-    if (limit >= size) {
-      Files.writeString(Stores.doneMarker(size, seed), "size=" + size + " seed=" + seed + " threads=" + threads
-          + " seconds=" + (System.nanoTime() - start) / 1e9 + " bytes=" + Stores.sizeBytes(dir) + "\n");
-      System.out.println("store: " + dir.toAbsolutePath() + " (" + Stores.sizeBytes(dir) / (1 << 20) + " MiB)");
+    double closeSeconds = (System.nanoTime() - closeStart) / 1e9;
+    double total = (System.nanoTime() - start) / 1e9;
+    long segments = segments(dir);
+    System.out.printf(Locale.ROOT,
+        "load %.1f s (%.0f inserts/s), forceMerge %.1f s, close %.1f s, total %.1f s, %d segments%n",
+        loadNanos / 1e9, size / (loadNanos / 1e9), mergeNanos / 1e9, closeSeconds, total, segments);
+    Files.writeString(Stores.doneMarker(size, seed), String.format(Locale.ROOT,
+        "size=%d seed=%d batch=%d maxSegments=%d loadSeconds=%.1f insertsPerSecond=%.0f mergeSeconds=%.1f"
+            + " closeSeconds=%.1f totalSeconds=%.1f segments=%d bytes=%d%n",
+        size, seed, batch, maxSegments, loadNanos / 1e9, size / (loadNanos / 1e9), mergeNanos / 1e9,
+        closeSeconds, total, segments, Stores.sizeBytes(dir)));
+    System.out.println("store: " + dir.toAbsolutePath() + " (" + Stores.sizeBytes(dir) / (1 << 20) + " MiB)");
+  }
+
+  /** Lucene segments of the committed index: one {@code .si} file each. */
+  private static long segments(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(p -> p.getFileName().toString().endsWith(".si")).count();
     }
   }
 
