@@ -1,13 +1,6 @@
 package io.memloop.bench;
 
-import io.memloop.Intent;
-import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
-import io.memloop.Outcome;
-import io.memloop.Retrieval;
-import io.memloop.store.InMemoryStore;
-import java.time.Instant;
-import java.time.InstantSource;
 
 /** The MemLoop engine under one configuration (see {@link EngineRun}). */
 final class EngineStrategy implements Strategy {
@@ -25,10 +18,6 @@ final class EngineStrategy implements Strategy {
   @Override
   public String name() {
     return name;
-  }
-
-  MemLoopConfig config() {
-    return config;
   }
 
   @Override
