@@ -21,7 +21,9 @@ public final class MemLoopException extends RuntimeException {
     /** The store cannot be used right now (locked by another process, I/O failure). */
     STORE_UNAVAILABLE,
     /** The embedding model failed. */
-    EMBEDDING_FAILED
+    EMBEDDING_FAILED,
+    /** A chat (language) model failed: unreachable, refused the request or answered unusably. */
+    MODEL_FAILED
   }
 
   private final Reason reason;

@@ -7,13 +7,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * {@code memloop bench}: every strategy on every environment over several seeds, under common random
  * numbers (each episode's randomness depends only on seed, epoch and task), with the metrics of the
  * research digest. Strategies never read ground truth, except the oracle.
  *
- * <p>The embedder is borrowed (not closed). Everything runs on in-memory stores.
+ * <p>The embedder is borrowed (not closed). Everything runs on in-memory stores. The policy is the
+ * environments' frozen one, or a language model ({@link LlmPolicy}).
  */
 public final class Bench {
   private Bench() {}
@@ -25,43 +30,91 @@ public final class Bench {
     default void phase(String message) {}
   }
 
+  /** Every run with the frozen policies, as many at a time as there are processors. */
   public static BenchReport run(Embedder embedder, BenchOptions options, Listener listener) {
+    return run(embedder, options, Policy.FROZEN, Runtime.getRuntime().availableProcessors(), listener);
+  }
+
+  /**
+   * Every (environment, seed, strategy) run of {@code options} with {@code policy} attempting the
+   * tasks, up to {@code parallelism} runs at a time. Runs are independent (each has its own memory
+   * and its own episode seeds), so the results do not depend on {@code parallelism}; only wall times
+   * do. With an LLM policy, {@code parallelism} is the number of concurrent requests the chat server
+   * gets.
+   *
+   * @throws io.memloop.MemLoopException {@code MODEL_FAILED} when the policy's model fails; the other
+   *     runs are cancelled
+   */
+  public static BenchReport run(
+      Embedder embedder, BenchOptions options, Policy policy, int parallelism, Listener listener) {
+    if (parallelism < 1 || parallelism > 256) {
+      throw MemLoopException.invalid("parallelism", "must be in [1, 256], got " + parallelism);
+    }
     long started = System.nanoTime();
     List<EnvironmentSummary> summaries = new ArrayList<>();
     List<BenchReport.Run> runs = new ArrayList<>();
-    for (String envName : options.environments()) {
-      EnvironmentFactory factory = EnvironmentCatalog.named(envName);
-      Map<String, List<LearningCurve>> curves = new LinkedHashMap<>();
-      options.strategies().forEach(s -> curves.put(s, new ArrayList<>()));
-      int tasks = 0;
-      int heldOut = 0;
-      for (long seed : options.seeds()) {
-        Environment env = factory.create(seed, options.size());
+    ExecutorService pool = Executors.newFixedThreadPool(parallelism, Thread.ofPlatform().daemon().name("bench-", 1).factory());
+    try {
+      for (String envName : options.environments()) {
+        EnvironmentFactory factory = EnvironmentCatalog.named(envName);
+        Map<String, List<LearningCurve>> curves = new LinkedHashMap<>();
+        options.strategies().forEach(s -> curves.put(s, new ArrayList<>()));
+        int tasks = 0;
+        int heldOut = 0;
+        List<Environment> open = new ArrayList<>();
         try {
-          tasks = env.tasks().size();
-          heldOut = env.heldOut().size();
-          listener.phase(envName + " seed " + seed + ": embedding " + (tasks + heldOut) + " task intents");
-          IntentEmbeddings embeddings = IntentEmbeddings.of(embedder, env);
-          LearningLoop loop = new LearningLoop(env, embeddings, options.epochs());
-          for (String name : options.strategies()) {
-            Strategy strategy = strategy(name, env);
-            int[] epoch = {0};
-            RunResult run = loop.run(strategy, seed,
-                acc -> listener.epochDone(envName, name, seed, ++epoch[0], acc));
+          List<Future<RunResult>> pending = new ArrayList<>();
+          for (long seed : options.seeds()) {
+            Environment env = factory.create(seed, options.size());
+            open.add(env);
+            tasks = env.tasks().size();
+            heldOut = env.heldOut().size();
+            listener.phase(envName + " seed " + seed + ": embedding " + (tasks + heldOut) + " task intents");
+            LearningLoop loop = new LearningLoop(env, IntentEmbeddings.of(embedder, env), options.epochs(), policy);
+            for (String name : options.strategies()) {
+              Strategy strategy = strategy(name, env);
+              pending.add(pool.submit(() -> {
+                int[] epoch = {0};
+                return loop.run(strategy, seed, acc -> listener.epochDone(envName, name, seed, ++epoch[0], acc));
+              }));
+            }
+          }
+          for (Future<RunResult> f : pending) {
+            RunResult run = await(f, pending);
             runs.add(new BenchReport.Run(envName, run));
-            curves.get(name).add(Metrics.curve(run));
+            curves.get(run.strategy()).add(Metrics.curve(run));
           }
         } finally {
-          if (env instanceof AutoCloseable c) {
-            close(c);
-          }
+          open.forEach(Bench::closeIfCloseable);
         }
+        List<StrategySummary> strategies = new ArrayList<>();
+        curves.forEach((name, list) -> strategies.add(StrategySummary.of(name, list)));
+        summaries.add(new EnvironmentSummary(envName, tasks, heldOut, strategies));
       }
-      List<StrategySummary> strategies = new ArrayList<>();
-      curves.forEach((name, list) -> strategies.add(StrategySummary.of(name, list)));
-      summaries.add(new EnvironmentSummary(envName, tasks, heldOut, strategies));
+    } finally {
+      pool.shutdownNow();
     }
-    return new BenchReport(options, embedder.modelId(), summaries, runs, (System.nanoTime() - started) / 1e9);
+    return new BenchReport(options, embedder.modelId(), policy, summaries, runs, (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The run's result; on its failure, cancels the others and rethrows the cause as it was thrown. */
+  private static RunResult await(Future<RunResult> f, List<Future<RunResult>> all) {
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      all.forEach(other -> other.cancel(true));
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw new IllegalStateException("benchmark run failed: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      all.forEach(other -> other.cancel(true));
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("benchmark interrupted", e);
+    }
   }
 
   static Strategy strategy(String name, Environment env) {
@@ -81,7 +134,10 @@ public final class Bench {
     };
   }
 
-  private static void close(AutoCloseable c) {
+  private static void closeIfCloseable(Environment env) {
+    if (!(env instanceof AutoCloseable c)) {
+      return;
+    }
     try {
       c.close();
     } catch (Exception e) {

@@ -42,6 +42,18 @@ public final class BenchData {
     root.put("epochs", o.epochs());
     root.put("size", o.size().name().toLowerCase(Locale.ROOT));
     root.put("embedder", report.modelId());
+    root.put("policy", report.policy().id());
+    if (report.policy() instanceof LlmPolicy llm) {
+      LlmPolicy.Usage u = llm.usage();
+      Map<String, Object> usage = new LinkedHashMap<>();
+      usage.put("requests", u.requests());
+      usage.put("corrections", u.corrections());
+      usage.put("unreadable", u.unreadable());
+      usage.put("truncated", u.truncated());
+      usage.put("promptTokens", u.promptTokens());
+      usage.put("completionTokens", u.completionTokens());
+      root.put("llmUsage", usage);
+    }
     root.put("wallSeconds", report.wallSeconds());
     Map<String, Object> envs = new LinkedHashMap<>();
     for (EnvironmentSummary env : report.environments()) {

@@ -14,13 +14,16 @@ public final class BenchReport {
 
   private final BenchOptions options;
   private final String modelId;
+  private final Policy policy;
   private final List<EnvironmentSummary> environments;
   private final List<Run> runs;
   private final double wallSeconds;
 
-  BenchReport(BenchOptions options, String modelId, List<EnvironmentSummary> environments, List<Run> runs, double wallSeconds) {
+  BenchReport(BenchOptions options, String modelId, Policy policy, List<EnvironmentSummary> environments, List<Run> runs,
+      double wallSeconds) {
     this.options = options;
     this.modelId = modelId;
+    this.policy = policy;
     this.environments = List.copyOf(environments);
     this.runs = List.copyOf(runs);
     this.wallSeconds = wallSeconds;
@@ -32,6 +35,11 @@ public final class BenchReport {
 
   public String modelId() {
     return modelId;
+  }
+
+  /** Who attempted the tasks: the frozen policies or a language model. */
+  public Policy policy() {
+    return policy;
   }
 
   public List<EnvironmentSummary> environments() {
@@ -54,9 +62,16 @@ public final class BenchReport {
   public String toMarkdown() {
     StringBuilder out = new StringBuilder();
     out.append(String.format(Locale.ROOT,
-        "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, embedder %s, %.0f s%n%n",
+        "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %.0f s%n%n",
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
-        modelId, wallSeconds));
+        policy.id(), modelId, wallSeconds));
+    if (policy instanceof LlmPolicy llm) {
+      LlmPolicy.Usage u = llm.usage();
+      out.append(String.format(Locale.ROOT,
+          "LLM usage: %d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d"
+              + " completion tokens%n%n",
+          u.requests(), u.corrections(), u.unreadable(), u.truncated(), u.promptTokens(), u.completionTokens()));
+    }
     for (EnvironmentSummary env : environments) {
       out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
       out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, success) | misled | memories | s/run |\n");

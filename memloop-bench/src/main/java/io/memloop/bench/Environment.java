@@ -40,4 +40,14 @@ interface Environment {
    * @param rnd the only source of randomness of the attempt
    */
   Episode attempt(Task task, List<Memory> shown, RandomGenerator rnd);
+
+  /**
+   * The same attempt with a language model deciding instead of the frozen policy: the environment
+   * renders the task and the experiences {@code shown} as a prompt, parses the model's reply into its
+   * action, verifies it as for the frozen policy, and returns the conversation with the episode.
+   *
+   * @param rnd draws the requests' seeds
+   * @throws io.memloop.MemLoopException {@code MODEL_FAILED} when the model cannot be reached
+   */
+  Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd);
 }

@@ -130,6 +130,28 @@ final class HardQuestionsEnvironment implements Environment, GroundTruth {
             : HardQuestionPolicy.failureExperience(task.intent(), given));
   }
 
+  static final String LLM_SYSTEM = "You answer hard questions whose answers cannot be worked out reliably from the"
+      + " question alone. Each question lists candidate answers, exactly one of which is verified correct. Earlier"
+      + " experiences record verified answers and answers found wrong: they hold only for the very same question;"
+      + " near-duplicate questions (one number or name changed) have other answers. Reply with the chosen answer"
+      + " exactly as listed, between backticks, and nothing else.";
+
+  /** The model picks one of the question's options; verified and remembered as the frozen policy's answer. */
+  @Override
+  public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+    HardQuestionGenerator.Question q = question(task);
+    String prompt = "Question: " + task.intent() + "\n\nCandidate answers:\n" + LlmPrompts.options(q.options())
+        + "\n\n" + LlmPrompts.experiences(shown) + "\n\nWhat is the answer? Reply with it between backticks.";
+    LlmPrompts.Decision<String> d =
+        LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(q.options(), "answer"));
+    boolean success = d.action().filter(q.answer()::equals).isPresent();
+    String experience = d.action()
+        .map(a -> success ? HardQuestionPolicy.successExperience(task.intent(), a)
+            : HardQuestionPolicy.failureExperience(task.intent(), a))
+        .orElseGet(() -> "Q: " + task.intent() + "\nNo answer was given (the reply named none of the options).");
+    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+  }
+
   /** A memory helps when, shown first and alone, it makes the policy give the verified answer. */
   @Override
   public boolean helps(Task task, Memory memory) {

@@ -9,8 +9,8 @@ import java.util.function.Consumer;
 
 /**
  * The runtime-learning loop of MemRL's evaluation: for each epoch, for each task in order,
- * retrieve → attempt with the frozen policy → reward the retrieval → remember the experience. The
- * memory persists across epochs; the policy never changes.
+ * retrieve → attempt with the policy (frozen scripted, or a language model) → reward the retrieval →
+ * remember the experience. The memory persists across epochs; the policy never changes.
  *
  * <p>The environment's prior experiences are loaded before the first epoch.
  *
@@ -22,14 +22,31 @@ final class LearningLoop {
   private final Environment env;
   private final IntentEmbeddings embeddings;
   private final int epochs;
+  private final Policy policy;
 
   LearningLoop(Environment env, IntentEmbeddings embeddings, int epochs) {
+    this(env, embeddings, epochs, Policy.FROZEN);
+  }
+
+  LearningLoop(Environment env, IntentEmbeddings embeddings, int epochs, Policy policy) {
     if (epochs < 1) {
       throw new IllegalArgumentException("epochs must be at least 1, got " + epochs);
     }
     this.env = env;
     this.embeddings = embeddings;
     this.epochs = epochs;
+    this.policy = policy;
+  }
+
+  private Episode attempt(Task task, List<Memory> shown, SplittableRandom rnd, String strategy, long seed, int epoch) {
+    return switch (policy) {
+      case Policy.Frozen f -> env.attempt(task, shown, rnd);
+      case LlmPolicy llm -> {
+        Episode e = env.attempt(task, shown, llm, rnd);
+        llm.record(new Transcript(env.name(), strategy, seed, epoch, task.id(), e.success(), e.transcript()));
+        yield e;
+      }
+    };
   }
 
   int epochs() {
@@ -78,7 +95,7 @@ final class LearningLoop {
           float[] z = embeddings.of(task);
           Recall recall = memory.recall(task, z);
           SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
-          Episode episode = env.attempt(task, recall.shown(), rnd);
+          Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epoch);
           memory.learn(recall, z, episode);
           rows.add(
               new EpisodeRow(
@@ -96,7 +113,7 @@ final class LearningLoop {
         Task task = heldOut.get(i);
         Recall recall = memory.recall(task, embeddings.of(task)); // frozen: no learn()
         SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epochs + 1, i));
-        Episode episode = env.attempt(task, recall.shown(), rnd);
+        Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epochs + 1);
         transfer.add(
             new EpisodeRow(
                 strategy.name(), seed, epochs + 1, task.id(), episode.success(), episode.reward(),

@@ -185,6 +185,30 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
             : CopyFirstPolicy.failureExperience(task.intent(), chosen));
   }
 
+  static final String LLM_SYSTEM = "You are an on-call operations engineer. Each task asks for an operation on a"
+      + " service, and you choose which one of the listed procedures to run. Exactly one procedure is right for each"
+      + " task, and the wording alone does not tell which: tasks that read almost the same (another cluster, another"
+      + " fleet) often need different procedures. Experiences of the very same task are reliable; experiences of"
+      + " similar-looking tasks may mislead. Reply with the chosen procedure exactly as listed, between backticks,"
+      + " and nothing else.";
+
+  /** The model picks one of the task's procedures; verified and remembered as the frozen policy's choice. */
+  @Override
+  public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+    List<String> procedures = proceduresOf(task);
+    String prompt = "Task: " + task.intent() + "\n\nProcedures:\n" + LlmPrompts.options(procedures) + "\n\n"
+        + LlmPrompts.experiences(shown) + "\n\nWhich procedure do you run? Reply with it between backticks.";
+    LlmPrompts.Decision<String> d =
+        LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(procedures, "procedure"));
+    boolean success = d.action().filter(answerOf(task)::equals).isPresent();
+    String experience = d.action()
+        .map(p -> success ? CopyFirstPolicy.successExperience(task.intent(), p)
+            : CopyFirstPolicy.failureExperience(task.intent(), p))
+        .orElseGet(() -> "Task: " + task.intent() + "\nOutcome: failed.\nWhat went wrong: no procedure was chosen"
+            + " (the answer named none of the listed procedures).");
+    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+  }
+
   /** A memory helps when it is a success experience naming the task's hidden procedure. */
   @Override
   public boolean helps(Task task, Memory memory) {
@@ -203,6 +227,7 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
 
   /** The procedures the task admits, in catalogue order. */
   List<String> proceduresOf(Task task) {
+    answerOf(task); // rejects a foreign task
     return hidden.get(task.id()).template().procedures();
   }
 

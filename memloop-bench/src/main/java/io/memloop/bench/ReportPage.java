@@ -99,6 +99,7 @@ final class ReportPage {
     row(h, "size", o.size().name().toLowerCase(Locale.ROOT));
     row(h, "environments", String.join(", ", report.environments().stream().map(EnvironmentSummary::environment).toList()));
     row(h, "strategies", String.join(", ", ReportCharts.strategies(report)));
+    row(h, "policy", report.policy().id());
     row(h, "embedder", report.modelId());
     row(h, "wall time", String.format(Locale.ROOT, "%.1f s", report.wallSeconds()));
     h.append("</table>\n");

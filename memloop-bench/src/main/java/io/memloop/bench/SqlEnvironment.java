@@ -273,6 +273,47 @@ final class SqlEnvironment implements Environment, GroundTruth, AutoCloseable {
         success ? SqlPolicy.successExperience(task.intent(), sql) : SqlPolicy.failureExperience(task.intent(), sql));
   }
 
+  static final String LLM_SYSTEM = "You write SQL for an H2 database to answer questions about its data. Tables:\n"
+      + String.join(";\n", java.util.Arrays.stream(SqlSchema.values()).flatMap(s -> s.ddl().stream()).toList())
+      + ";\n\nEarlier experiences record questions with the query that answered them correctly or wrongly."
+      + " Questions that read almost the same may mean something else (a negation, another ordering, another"
+      + " aggregate): check before reusing a query, and substitute the question's own names and numbers."
+      + " Reply with one SELECT query in a ```sql code block and nothing else.";
+
+  /** The model writes the query; the database runs it and compares rows, as for the frozen policy. */
+  @Override
+  public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+    Hidden h = hiddenOf(task);
+    String prompt = "Question: " + task.intent() + "\n\n" + LlmPrompts.experiences(shown) + "\n\nWrite the query.";
+    LlmPrompts.Decision<String> d = LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, SqlEnvironment::readQuery);
+    boolean success = d.action().filter(sql -> correct(h, sql)).isPresent();
+    String experience = d.action()
+        .map(sql -> success ? SqlPolicy.successExperience(task.intent(), sql)
+            : SqlPolicy.failureExperience(task.intent(), sql))
+        .orElseGet(() -> SqlPolicy.QUESTION + task.intent() + "\nNo query was written (the reply held no SELECT query).");
+    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+  }
+
+  /** One read-only statement from a reply: a fenced block or the whole text, without a trailing semicolon. */
+  static LlmPolicy.Parsed<String> readQuery(String reply) {
+    // Line comments go before whitespace is collapsed, or they would swallow the rest of the query.
+    String sql = LlmPrompts.codeOrWhole(reply).replaceAll("--[^\\n]*", "").strip();
+    while (sql.endsWith(";")) {
+      sql = sql.substring(0, sql.length() - 1).strip();
+    }
+    if (sql.isEmpty()) {
+      return LlmPolicy.Parsed.wrong("it holds no query.");
+    }
+    if (sql.contains(";")) {
+      return LlmPolicy.Parsed.wrong("it holds more than one statement; write a single SELECT query.");
+    }
+    String head = sql.split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
+    if (!head.equals("SELECT") && !head.equals("WITH")) {
+      return LlmPolicy.Parsed.wrong("it is not a SELECT query (it should start with SELECT or WITH).");
+    }
+    return LlmPolicy.Parsed.of(SqlPolicy.normalized(sql));
+  }
+
   /** Whether the policy, shown {@code memory} alone, adapts it into a query with the gold rows. */
   @Override
   public boolean helps(Task task, Memory memory) {

@@ -20,15 +20,16 @@ import java.util.random.RandomGenerator;
  * which is how the frozen policy tells literals from wording ({@link SqlAlignment}).
  */
 enum SqlSchema {
-  SHOP(Set.of("customers", "products", "orders", "ordered", "revenue")) {
-    @Override
-    void populate(Connection c, RandomGenerator rnd) throws SQLException {
-      execute(c,
+  SHOP(Set.of("customers", "products", "orders", "ordered", "revenue"),
+      List.of(
           "CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, city VARCHAR(40) NOT NULL)",
           "CREATE TABLE products (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL, category VARCHAR(40) NOT NULL,"
               + " price INT NOT NULL)",
           "CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL REFERENCES customers(id),"
-              + " product_id INT NOT NULL REFERENCES products(id), quantity INT NOT NULL, order_year INT NOT NULL)");
+              + " product_id INT NOT NULL REFERENCES products(id), quantity INT NOT NULL, order_year INT NOT NULL)")) {
+    @Override
+    void populate(Connection c, RandomGenerator rnd) throws SQLException {
+      execute(c, ddl());
       int customers = 48;
       int[] weight = new int[customers + 1];
       int totalWeight = 0;
@@ -71,15 +72,16 @@ enum SqlSchema {
     }
   },
 
-  SCHOOL(Set.of("students", "scored", "score", "took")) {
-    @Override
-    void populate(Connection c, RandomGenerator rnd) throws SQLException {
-      execute(c,
+  SCHOOL(Set.of("students", "scored", "score", "took"),
+      List.of(
           "CREATE TABLE students (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL)",
           "CREATE TABLE courses (id INT PRIMARY KEY, title VARCHAR(40) NOT NULL UNIQUE)",
           "CREATE TABLE grades (student_id INT NOT NULL REFERENCES students(id),"
               + " course_id INT NOT NULL REFERENCES courses(id), score INT NOT NULL, term_year INT NOT NULL,"
-              + " PRIMARY KEY (student_id, course_id))");
+              + " PRIMARY KEY (student_id, course_id))")) {
+    @Override
+    void populate(Connection c, RandomGenerator rnd) throws SQLException {
+      execute(c, ddl());
       int students = 60;
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO students VALUES (?, ?)")) {
         for (int id = 1; id <= students; id++) {
@@ -114,13 +116,14 @@ enum SqlSchema {
     }
   },
 
-  HR(Set.of("employees", "earn", "paid", "salary", "hired")) {
-    @Override
-    void populate(Connection c, RandomGenerator rnd) throws SQLException {
-      execute(c,
+  HR(Set.of("employees", "earn", "paid", "salary", "hired"),
+      List.of(
           "CREATE TABLE departments (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL UNIQUE)",
           "CREATE TABLE employees (id INT PRIMARY KEY, name VARCHAR(40) NOT NULL,"
-              + " department_id INT NOT NULL REFERENCES departments(id), salary INT NOT NULL, hire_year INT NOT NULL)");
+              + " department_id INT NOT NULL REFERENCES departments(id), salary INT NOT NULL, hire_year INT NOT NULL)")) {
+    @Override
+    void populate(Connection c, RandomGenerator rnd) throws SQLException {
+      execute(c, ddl());
       try (PreparedStatement ps = c.prepareStatement("INSERT INTO departments VALUES (?, ?)")) {
         for (int id = 1; id <= DEPARTMENTS.size(); id++) {
           ps.setInt(1, id);
@@ -150,9 +153,16 @@ enum SqlSchema {
   static final List<String> DEPARTMENTS = List.of("Sales", "Research", "Support", "Finance", "Legal", "Marketing");
 
   private final Set<String> keywords;
+  private final List<String> ddl;
 
-  SqlSchema(Set<String> keywords) {
+  SqlSchema(Set<String> keywords, List<String> ddl) {
     this.keywords = keywords;
+    this.ddl = ddl;
+  }
+
+  /** The {@code CREATE TABLE} statements of this schema's tables, as run on the database. */
+  List<String> ddl() {
+    return ddl;
   }
 
   /**
@@ -166,7 +176,7 @@ enum SqlSchema {
   /** Creates this schema's tables on {@code c} and fills them from {@code rnd}. */
   abstract void populate(Connection c, RandomGenerator rnd) throws SQLException;
 
-  private static void execute(Connection c, String... ddl) throws SQLException {
+  private static void execute(Connection c, List<String> ddl) throws SQLException {
     try (Statement st = c.createStatement()) {
       for (String sql : ddl) {
         st.execute(sql);

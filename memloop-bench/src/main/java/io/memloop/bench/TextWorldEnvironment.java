@@ -129,6 +129,57 @@ final class TextWorldEnvironment implements Environment, GroundTruth {
         t.success() ? successExperience(task, t.steps()) : TextWorldExperience.failure(task.intent(), t));
   }
 
+  static final String LLM_SYSTEM = "You are an agent in a house described in text. You reach a goal by issuing"
+      + " commands, one per turn:\n"
+      + "- look: describe the room you are in, its receptacles and what the open ones hold\n"
+      + "- go to <room>: move to an adjacent room (one joined to this one by a door)\n"
+      + "- open <receptacle>: open a closed receptacle in this room and see what it holds\n"
+      + "- take <object> from <receptacle>: pick up an object (you hold one at a time)\n"
+      + "- put <object> in <receptacle> / put <object> on <receptacle>\n"
+      + "- clean <object> with <receptacle> / heat <object> with <receptacle> / cool <object> with <receptacle>\n"
+      + "- unlock <receptacle> with <key>: you must hold the key\n"
+      + "Use names exactly as the game prints them. Every command costs one step, even one that does nothing; the"
+      + " episode ends when the goal holds or the step budget is spent. Plans from earlier experiences may come from"
+      + " another house or a slightly different goal: follow one only where it fits. Reply with one command and"
+      + " nothing else.";
+
+  /**
+   * The model plays the task one command per turn: it is told the task, the floor plan, the step
+   * budget and the experiences, then each command's observation. A reply that is not a command, after
+   * the policy's corrections, wastes the step. Remembered as the frozen policy's episodes are.
+   */
+  @Override
+  public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+    TextWorldGenerator.Spec s = spec(task);
+    TextWorldSimulator sim = simulator(s);
+    TextWorldKnowledge k = new TextWorldKnowledge(sim.doors());
+    LlmPolicy.Conversation c = llm.open(LLM_SYSTEM, rnd);
+    List<String> actions = new ArrayList<>();
+    List<String> observations = new ArrayList<>();
+    String prompt = "Task: " + task.intent() + "\n" + sim.floorPlan() + "\nStep budget: " + sim.budget()
+        + " commands.\n\n" + LlmPrompts.experiences(shown) + "\n\nYour first command?";
+    while (!sim.over()) {
+      Optional<TextWorldAction> a = c.ask(prompt, TextWorldEnvironment::readCommand);
+      TextWorldObservation o = a.isPresent() ? sim.step(a.get()) : sim.invalid();
+      a.ifPresent(action -> k.observe(action, o));
+      actions.add(a.map(TextWorldAction::text).orElse("(no command)"));
+      observations.add(o.text());
+      prompt = o.text() + " [step " + sim.steps() + " of " + sim.budget() + "]";
+    }
+    boolean success = sim.succeeded();
+    TextWorldTrajectory t = new TextWorldTrajectory(actions, observations, success, sim.budget(), 0, Optional.empty(),
+        success ? "" : TextWorldExplorer.need(s.goal(), k), k.seenRoom, k.contentsSeen());
+    return new Episode(task, success, success ? 1 : -1,
+        success ? successExperience(task, t.steps()) : TextWorldExperience.failure(task.intent(), t), c.messages());
+  }
+
+  static LlmPolicy.Parsed<TextWorldAction> readCommand(String reply) {
+    String line = LlmPrompts.commandLine(reply);
+    return TextWorldAction.parse(line).map(LlmPolicy.Parsed::of).orElseGet(() -> LlmPolicy.Parsed.wrong(
+        (line.isEmpty() ? "it is empty" : "'" + line + "' is not a command") + "; reply with exactly one command such as"
+            + " 'look', 'go to kitchen' or 'take apple from fridge'."));
+  }
+
   /** The whole episode, for tests and reports. */
   TextWorldTrajectory play(Task task, List<Memory> shown, RandomGenerator rnd) {
     TextWorldGenerator.Spec s = spec(task);

@@ -50,6 +50,13 @@ final class TextWorldKnowledge {
     inside.ifPresent(objects -> hintContents.putIfAbsent(receptacle, new LinkedHashSet<>(objects)));
   }
 
+  /** Receptacle → contents as last seen, for the failure note. */
+  Map<String, List<String>> contentsSeen() {
+    Map<String, List<String>> out = new HashMap<>();
+    contents.forEach((r, inside) -> out.put(r, List.copyOf(inside)));
+    return out;
+  }
+
   void observe(TextWorldAction a, TextWorldObservation o) {
     room = o.room();
     if (!o.ok()) {

@@ -70,7 +70,7 @@ final class TextWorldPolicy {
       record(a, sim.step(a), k, actions, observations);
     }
     return new TextWorldTrajectory(actions, observations, sim.succeeded(), sim.budget(), planSteps, broken,
-        sim.succeeded() ? "" : TextWorldExplorer.need(goal, k), k.seenRoom, contentsSeen(k));
+        sim.succeeded() ? "" : TextWorldExplorer.need(goal, k), k.seenRoom, k.contentsSeen());
   }
 
   private static void record(TextWorldAction a, TextWorldObservation o, TextWorldKnowledge k, List<String> actions,
@@ -78,12 +78,6 @@ final class TextWorldPolicy {
     k.observe(a, o);
     actions.add(a.text());
     observations.add(o.text());
-  }
-
-  private static Map<String, List<String>> contentsSeen(TextWorldKnowledge k) {
-    Map<String, List<String>> out = new HashMap<>();
-    k.contents.forEach((r, inside) -> out.put(r, List.copyOf(inside)));
-    return out;
   }
 
   /**

@@ -83,6 +83,18 @@ final class TextWorldSimulator {
     return obs;
   }
 
+  /**
+   * A reply that is not a command: it costs a step, like any command that does nothing (ALFWorld
+   * answers "Nothing happens." to what it cannot parse).
+   */
+  TextWorldObservation invalid() {
+    if (over()) {
+      throw new IllegalStateException("episode is over (steps=" + steps + ", budget=" + budget + ")");
+    }
+    steps++;
+    return TextWorldObservation.nothing(room);
+  }
+
   private TextWorldObservation apply(TextWorldAction a) {
     return switch (a.verb()) {
       case LOOK -> look();

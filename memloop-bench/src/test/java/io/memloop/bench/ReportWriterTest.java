@@ -168,7 +168,7 @@ class ReportWriterTest {
   }
 
   private static BenchReport report(EnvironmentSummary env) {
-    return new BenchReport(BenchOptions.quick().withSeeds(List.of(1L, 2L)).withEpochs(3), "fake", List.of(env), List.of(), 1.0);
+    return new BenchReport(BenchOptions.quick().withSeeds(List.of(1L, 2L)).withEpochs(3), "fake", Policy.FROZEN, List.of(env), List.of(), 1.0);
   }
 
   /** Parses the SVG as XML (well-formed, no network: the DTD it names is not fetched). */

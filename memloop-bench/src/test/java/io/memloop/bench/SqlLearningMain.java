@@ -73,6 +73,11 @@ final class SqlLearningMain {
     }
 
     @Override
+    public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+      return env.attempt(task, shown, llm, rnd);
+    }
+
+    @Override
     public boolean helps(Task task, Memory memory) {
       return env.helps(task, memory);
     }

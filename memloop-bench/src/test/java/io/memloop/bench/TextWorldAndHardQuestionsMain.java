@@ -151,6 +151,11 @@ final class TextWorldAndHardQuestionsMain {
     }
 
     @Override
+    public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
+      return inner.attempt(task, shown, llm, rnd);
+    }
+
+    @Override
     public boolean helps(Task task, Memory memory) {
       return truth.helps(task, memory);
     }

@@ -5,12 +5,19 @@ import io.memloop.bench.Bench;
 import io.memloop.bench.BenchData;
 import io.memloop.bench.BenchOptions;
 import io.memloop.bench.BenchReport;
+import io.memloop.bench.LlmPolicy;
+import io.memloop.bench.Policy;
+import io.memloop.bench.TranscriptWriter;
+import io.memloop.chat.ChatModel;
+import io.memloop.embeddings.OpenAiChatModel;
 import io.memloop.bench.ReportWriter;
 import io.memloop.embeddings.MiniLmEmbedder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -52,6 +59,42 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "No progress bar (it is drawn on stderr).")
   boolean noProgress;
 
+  @Option(names = "--policy", paramLabel = "frozen|openai", defaultValue = "frozen",
+      description = "Who attempts the tasks: the environments' frozen scripted policies (default), or a language "
+          + "model over an OpenAI-compatible chat endpoint (needs --base-url and --model; the API key, if any, from "
+          + "MEMLOOP_OPENAI_API_KEY). Conversations go to transcripts.jsonl in the report folder.")
+  String policy = "frozen";
+
+  @Option(names = "--base-url", paramLabel = "URL",
+      description = "Chat server, without /v1: http://localhost:11434 (Ollama), http://localhost:8000 (vLLM), "
+          + "https://api.openai.com (with --policy openai).")
+  @Nullable String baseUrl;
+
+  @Option(names = "--model", paramLabel = "NAME", description = "Chat model name, e.g. qwen2.5:7b (with --policy openai).")
+  @Nullable String model;
+
+  @Option(names = "--temperature", paramLabel = "T", description = "Sampling temperature, 0 to 2 (default: 0).")
+  @Nullable Double temperature;
+
+  @Option(names = "--max-tokens", paramLabel = "N", description = "Most tokens per reply (default: 512).")
+  @Nullable Integer maxTokens;
+
+  @Option(names = "--timeout", paramLabel = "SECONDS", description = "Per request attempt (default: 60).")
+  @Nullable Integer timeoutSeconds;
+
+  @Option(names = "--max-retries", paramLabel = "N",
+      description = "Retries of a failed request (HTTP 408/429/5xx, I/O errors, timeouts) with backoff (default: 3).")
+  @Nullable Integer maxRetries;
+
+  @Option(names = "--format-retries", paramLabel = "N",
+      description = "Corrections after an unreadable reply before the decision counts as failed (default: 2).")
+  @Nullable Integer formatRetries;
+
+  @Option(names = "--parallel", paramLabel = "N",
+      description = "Runs at a time (default: one per processor with the frozen policy, 1 with --policy openai: "
+          + "raise it to what the chat server serves concurrently). Results do not depend on it.")
+  @Nullable Integer parallel;
+
   @Override
   public Integer call() {
     BenchOptions options = quick ? BenchOptions.quick() : BenchOptions.full();
@@ -68,9 +111,26 @@ final class BenchCommand implements Callable<Integer> {
       options = options.withStrategies(strategies);
     }
     PrintWriter err = spec.commandLine().getErr();
+    boolean llm = switch (policy) {
+      case "frozen" -> false;
+      case "openai" -> true;
+      default -> throw MemLoopException.invalid("--policy", "must be frozen or openai, got '" + policy + "'");
+    };
+    if (!llm) {
+      rejectLlmOnly();
+    }
+    int runsAtOnce = parallel != null ? parallel : llm ? 1 : Runtime.getRuntime().availableProcessors();
+    if (runsAtOnce < 1 || runsAtOnce > 256) {
+      throw MemLoopException.invalid("--parallel", "must be in [1, 256], got " + runsAtOnce);
+    }
     BenchReport report;
-    try (MiniLmEmbedder model = MiniLmEmbedder.create(); ProgressBar bar = progressBar(options)) {
-      report = Bench.run(model, options, new Bench.Listener() {
+    try (ChatModel chat = llm ? chatModel() : null;
+        TranscriptWriter transcripts = llm ? transcripts() : null;
+        MiniLmEmbedder embedder = MiniLmEmbedder.create();
+        ProgressBar bar = progressBar(options)) {
+      Policy p = chat == null ? Policy.FROZEN
+          : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts);
+      report = Bench.run(embedder, options, p, runsAtOnce, new Bench.Listener() {
         @Override
         public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {
           if (bar != null) {
@@ -95,8 +155,70 @@ final class BenchCommand implements Callable<Integer> {
       throw MemLoopException.invalid("--out", e.getMessage());
     }
     spec.commandLine().getOut().print(report.toMarkdown());
-    err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv)%n", index.toAbsolutePath().normalize());
+    err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv%s)%n",
+        index.toAbsolutePath().normalize(), llm ? ", " + TranscriptWriter.FILE_NAME : "");
     return 0;
+  }
+
+  private void rejectLlmOnly() {
+    String[][] given = {
+        {"--base-url", String.valueOf(baseUrl)}, {"--model", String.valueOf(model)},
+        {"--temperature", String.valueOf(temperature)}, {"--max-tokens", String.valueOf(maxTokens)},
+        {"--timeout", String.valueOf(timeoutSeconds)}, {"--max-retries", String.valueOf(maxRetries)},
+        {"--format-retries", String.valueOf(formatRetries)}};
+    for (String[] g : given) {
+      if (!g[1].equals("null")) {
+        throw MemLoopException.invalid(g[0], "only applies with --policy openai");
+      }
+    }
+  }
+
+  private ChatModel chatModel() {
+    if (baseUrl == null) {
+      throw MemLoopException.invalid("--base-url", "is required with --policy openai, e.g. http://localhost:11434");
+    }
+    if (model == null) {
+      throw MemLoopException.invalid("--model", "is required with --policy openai, e.g. qwen2.5:7b");
+    }
+    OpenAiChatModel.Builder b;
+    try {
+      b = OpenAiChatModel.builder().baseUrl(baseUrl).model(model).apiKey(System.getenv("MEMLOOP_OPENAI_API_KEY"));
+      if (temperature != null) {
+        b.temperature(temperature);
+      }
+      if (maxTokens != null) {
+        b.maxTokens(maxTokens);
+      }
+      if (timeoutSeconds != null) {
+        if (timeoutSeconds < 1) {
+          throw MemLoopException.invalid("--timeout", "must be at least 1 second, got " + timeoutSeconds);
+        }
+        b.requestTimeout(Duration.ofSeconds(timeoutSeconds));
+      }
+      if (maxRetries != null) {
+        b.maxRetries(maxRetries);
+      }
+    } catch (MemLoopException e) {
+      throw MemLoopException.invalid(OPTION_OF.getOrDefault(e.field(), e.field()), e.getMessage()
+          .substring(e.field().isEmpty() ? 0 : e.field().length() + 2));
+    }
+    if (formatRetries != null && (formatRetries < 0 || formatRetries > 10)) {
+      throw MemLoopException.invalid("--format-retries", "must be in [0, 10], got " + formatRetries);
+    }
+    return b.build();
+  }
+
+  /** The client's field names as this command's options, so an error names what the user typed. */
+  private static final Map<String, String> OPTION_OF = Map.of(
+      "baseUrl", "--base-url", "model", "--model", "apiKey", "MEMLOOP_OPENAI_API_KEY", "temperature", "--temperature",
+      "maxTokens", "--max-tokens", "requestTimeout", "--timeout", "maxRetries", "--max-retries");
+
+  private TranscriptWriter transcripts() {
+    try {
+      return TranscriptWriter.create(out.resolve(TranscriptWriter.FILE_NAME));
+    } catch (java.io.UncheckedIOException e) {
+      throw MemLoopException.invalid("--out", e.getMessage());
+    }
   }
 
   private @Nullable ProgressBar progressBar(BenchOptions options) {

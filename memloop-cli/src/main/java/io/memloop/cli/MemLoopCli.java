@@ -95,7 +95,7 @@ public final class MemLoopCli implements Runnable {
       case NOT_FOUND -> NOT_FOUND;
       case CONFLICT -> CONFLICT;
       case STORE_CORRUPT, STORE_UNAVAILABLE -> STORE;
-      case EMBEDDING_FAILED -> EMBEDDING;
+      case EMBEDDING_FAILED, MODEL_FAILED -> EMBEDDING;
     };
   }
 

@@ -1,8 +1,8 @@
 package io.memloop.embeddings;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.memloop.embeddings.OpenAiHttp.MalformedBodyException;
 import java.util.List;
 
 /**
@@ -13,43 +13,24 @@ import java.util.List;
  */
 final class EmbeddingsResponse {
 
-  /** What was wrong with a body; the caller adds the request's context (URL, status, attempt). */
-  static final class MalformedException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    MalformedException(String problem) {
-      super(problem);
-    }
-  }
-
   private EmbeddingsResponse() {}
 
   /**
    * The embeddings in input order, that is ordered by {@code data[].index}; servers may answer out
    * of order. An entry without {@code index} takes its position in {@code data}.
    *
-   * @throws MalformedException if the body is not JSON, the count differs from {@code expected},
+   * @throws MalformedBodyException if the body is not JSON, the count differs from {@code expected},
    *     an index is out of range or repeated, or a vector is not {@code dimension} finite numbers
    */
   static List<float[]> parse(ObjectMapper json, byte[] body, int expected, int dimension)
-      throws MalformedException {
-    if (body.length == 0) {
-      throw new MalformedException("empty body");
-    }
-    JsonNode root;
-    try {
-      root = json.readTree(body);
-    } catch (JacksonException e) {
-      throw new MalformedException("not valid JSON (" + e.getOriginalMessage() + ")");
-    } catch (java.io.IOException e) {
-      throw new MalformedException("unreadable body (" + e.getMessage() + ")");
-    }
-    JsonNode data = root == null ? null : root.get("data");
+      throws MalformedBodyException {
+    JsonNode root = OpenAiHttp.readJson(json, body);
+    JsonNode data = root.get("data");
     if (data == null || !data.isArray()) {
-      throw new MalformedException("no \"data\" array");
+      throw new MalformedBodyException("no \"data\" array");
     }
     if (data.size() != expected) {
-      throw new MalformedException(
+      throw new MalformedBodyException(
           "\"data\" has " + data.size() + " embeddings, expected " + expected + " (one per input)");
     }
     float[][] out = new float[expected][];
@@ -62,29 +43,29 @@ final class EmbeddingsResponse {
       } else if (indexNode.canConvertToExactIntegral() && indexNode.canConvertToInt()) {
         index = indexNode.intValue();
       } else {
-        throw new MalformedException("data[" + pos + "].index is " + indexNode + ", expected an integer");
+        throw new MalformedBodyException("data[" + pos + "].index is " + indexNode + ", expected an integer");
       }
       if (index < 0 || index >= expected) {
-        throw new MalformedException(
+        throw new MalformedBodyException(
             "data[" + pos + "].index is " + index + ", expected 0.." + (expected - 1));
       }
       if (out[index] != null) {
-        throw new MalformedException("data[" + pos + "].index " + index + " appears twice");
+        throw new MalformedBodyException("data[" + pos + "].index " + index + " appears twice");
       }
       out[index] = vector(item.get("embedding"), pos, dimension);
     }
     return List.of(out);
   }
 
-  private static float[] vector(JsonNode embedding, int pos, int dimension) throws MalformedException {
+  private static float[] vector(JsonNode embedding, int pos, int dimension) throws MalformedBodyException {
     if (embedding == null || !embedding.isArray()) {
       // A string here is base64 (encoding_format=base64), which we never ask for.
-      throw new MalformedException(
+      throw new MalformedBodyException(
           "data[" + pos + "].embedding is " + (embedding == null ? "missing" : embedding.getNodeType())
               + ", expected an array of numbers");
     }
     if (embedding.size() != dimension) {
-      throw new MalformedException(
+      throw new MalformedBodyException(
           "data[" + pos + "].embedding has " + embedding.size() + " components, expected dimension="
               + dimension + " (wrong model, or the dimension is misconfigured)");
     }
@@ -93,7 +74,7 @@ final class EmbeddingsResponse {
       JsonNode x = embedding.get(i);
       float f = x.isNumber() ? x.floatValue() : Float.NaN;
       if (!Float.isFinite(f)) {
-        throw new MalformedException(
+        throw new MalformedBodyException(
             "data[" + pos + "].embedding[" + i + "] is " + x + ", expected a finite number");
       }
       v[i] = f;

@@ -373,23 +373,6 @@ class OpenAiEmbedderTest {
         .satisfies(invalid("dimension"));
   }
 
-  @Test
-  void backoff_doublesUpToTheCap_andNeverWaitsLessThanRetryAfter() {
-    try (OpenAiEmbedder embedder =
-        OpenAiEmbedder.builder()
-            .baseUrl("http://localhost:1")
-            .model("m")
-            .dimension(DIM)
-            .retryBackoff(Duration.ofMillis(500), Duration.ofSeconds(3))
-            .build()) {
-      assertThat(IntStream.rangeClosed(1, 5).mapToObj(a -> embedder.backoff(a, Duration.ZERO)))
-          .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
-              Duration.ofSeconds(3), Duration.ofSeconds(3));
-      assertThat(embedder.backoff(1, Duration.ofSeconds(2))).isEqualTo(Duration.ofSeconds(2));
-      assertThat(embedder.backoff(64, Duration.ZERO)).isEqualTo(Duration.ofSeconds(3));
-    }
-  }
-
   private static ThrowingConsumer<Throwable> invalid(String field) {
     return t -> {
       assertThat(t).isInstanceOf(MemLoopException.class);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.memloop.chat.ChatMessage;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -13,19 +14,25 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * A loopback HTTP server (127.0.0.1, ephemeral port) that records every request and answers with
  * whatever the test's {@link Responder} says. Handlers run on the server's single dispatcher thread,
  * so calls are numbered in arrival order.
+ *
+ * <p>Shipped in this module's test-jar, so other modules can script an OpenAI-compatible server
+ * (embeddings with {@link #embeddingsFor}, chat with {@link #chatCompletion}).
  */
-final class ScriptedServer implements AutoCloseable {
-  static final ObjectMapper JSON = new ObjectMapper();
+public final class ScriptedServer implements AutoCloseable {
+  public static final ObjectMapper JSON = new ObjectMapper();
 
-  record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
-    JsonNode json() {
+  /** One request as the server received it. */
+  public record Recorded(String method, String path, Map<String, List<String>> headers, String body) {
+    public JsonNode json() {
       try {
         return JSON.readTree(body);
       } catch (IOException e) {
@@ -33,34 +40,57 @@ final class ScriptedServer implements AutoCloseable {
       }
     }
 
-    List<String> inputs() {
+    /** The {@code input} texts of an embeddings request. */
+    public List<String> inputs() {
       List<String> out = new ArrayList<>();
       json().get("input").forEach(n -> out.add(n.asText()));
       return out;
     }
 
     /** First value of a header, matched case-insensitively as HTTP requires; null if absent. */
-    String header(String name) {
+    public String header(String name) {
       return headers.entrySet().stream()
           .filter(e -> e.getKey().equalsIgnoreCase(name))
           .map(e -> e.getValue().get(0))
           .findFirst()
           .orElse(null);
     }
+
+    /** The {@code messages} of a chat-completions request, in order. */
+    public List<ChatMessage> messages() {
+      List<ChatMessage> out = new ArrayList<>();
+      json().get("messages").forEach(n -> out.add(new ChatMessage(
+          ChatMessage.Role.valueOf(n.get("role").asText().toUpperCase(Locale.ROOT)), n.get("content").asText())));
+      return out;
+    }
   }
 
-  record Reply(int status, String body, Map<String, String> headers) {
-    static Reply of(int status, String body) {
+  /**
+   * What to answer. {@link #disconnect()} is not an HTTP answer: the server closes the connection
+   * without a response, which the client sees as an I/O error.
+   */
+  public record Reply(int status, String body, Map<String, String> headers) {
+    private static final int DISCONNECT = -1;
+
+    public static Reply of(int status, String body) {
       return new Reply(status, body, Map.of());
     }
 
-    Reply withHeader(String name, String value) {
-      return new Reply(status, body, Map.of(name, value));
+    /** Closes the connection without answering. */
+    public static Reply disconnect() {
+      return new Reply(DISCONNECT, "", Map.of());
+    }
+
+    /** This reply with one more header. */
+    public Reply withHeader(String name, String value) {
+      Map<String, String> more = new LinkedHashMap<>(headers);
+      more.put(name, value);
+      return new Reply(status, body, Collections.unmodifiableMap(more));
     }
   }
 
   @FunctionalInterface
-  interface Responder {
+  public interface Responder {
     /** @param call 1 for the first request this server receives */
     Reply reply(Recorded request, int call) throws InterruptedException;
   }
@@ -74,20 +104,20 @@ final class ScriptedServer implements AutoCloseable {
     server.start();
   }
 
-  static ScriptedServer start(Responder responder) throws IOException {
+  public static ScriptedServer start(Responder responder) throws IOException {
     return new ScriptedServer(responder);
   }
 
   /** A server that always answers correctly with {@link #vectorOf} vectors, in reverse data order. */
-  static ScriptedServer healthy(int dimension) throws IOException {
+  public static ScriptedServer healthy(int dimension) throws IOException {
     return start((request, call) -> Reply.of(200, embeddingsFor(request.inputs(), dimension)));
   }
 
-  String baseUrl() {
+  public String baseUrl() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
-  List<Recorded> requests() {
+  public List<Recorded> requests() {
     synchronized (requests) {
       return List.copyOf(requests);
     }
@@ -97,7 +127,7 @@ final class ScriptedServer implements AutoCloseable {
    * The vector the scripted server returns for {@code text}: small integers, so it survives the
    * float to JSON and back round trip exactly and tests can compare with {@code isEqualTo}.
    */
-  static float[] vectorOf(String text, int dimension) {
+  public static float[] vectorOf(String text, int dimension) {
     float[] v = new float[dimension];
     int base = Math.floorMod(text.hashCode(), 10_000);
     for (int j = 0; j < dimension; j++) {
@@ -110,7 +140,7 @@ final class ScriptedServer implements AutoCloseable {
    * A well-formed response body for {@code inputs}, listing {@code data} in reverse order: a client
    * that ignores {@code index} gets every batch backwards.
    */
-  static String embeddingsFor(List<String> inputs, int dimension) {
+  public static String embeddingsFor(List<String> inputs, int dimension) {
     ObjectNode root = JSON.createObjectNode();
     root.put("object", "list");
     ArrayNode data = root.putArray("data");
@@ -124,6 +154,26 @@ final class ScriptedServer implements AutoCloseable {
       }
     }
     root.put("model", "scripted");
+    return root.toString();
+  }
+
+  /**
+   * A well-formed chat-completions response body whose first choice says {@code content} and
+   * stopped for {@code finishReason}, with the given usage.
+   */
+  public static String chatCompletion(String content, String finishReason, int promptTokens, int completionTokens) {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("id", "chatcmpl-scripted");
+    root.put("object", "chat.completion");
+    root.put("model", "scripted");
+    ObjectNode choice = root.putArray("choices").addObject();
+    choice.put("index", 0);
+    choice.putObject("message").put("role", "assistant").put("content", content);
+    choice.put("finish_reason", finishReason);
+    root.putObject("usage")
+        .put("prompt_tokens", promptTokens)
+        .put("completion_tokens", completionTokens)
+        .put("total_tokens", promptTokens + completionTokens);
     return root.toString();
   }
 
@@ -147,6 +197,9 @@ final class ScriptedServer implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
+      }
+      if (reply.status() == Reply.DISCONNECT) {
+        return; // closing the exchange before sending headers closes the connection
       }
       byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
       reply.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
