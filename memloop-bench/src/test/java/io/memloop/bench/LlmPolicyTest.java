@@ -257,7 +257,7 @@ class LlmPolicyTest {
   void benchRun_resultsDoNotDependOnParallelism() {
     BenchOptions options = BenchOptions.quick().withSeeds(List.of(1L, 2L)).withEpochs(2)
         .withEnvironments(List.of(RecurringTasksEnvironment.NAME, HardQuestionsEnvironment.NAME))
-        .withStrategies(List.of("no-memory", "similarity", "memrl", "oracle"));
+        .withStrategies(List.of("no-memory", "similarity", "memp", "memrl", "oracle"));
     BenchReport one = Bench.run(EMBEDDER, options, Policy.FROZEN, 1, (e, s, seed, ep, acc) -> {});
     BenchReport three = Bench.run(EMBEDDER, options, Policy.FROZEN, 3, (e, s, seed, ep, acc) -> {});
     assertThat(three.environments()).usingRecursiveComparison().ignoringFieldsMatchingRegexes(".*wallSeconds.*")

@@ -33,7 +33,7 @@ public final class MemLoopCli implements Runnable {
   static final int NOT_FOUND = 3;
   static final int CONFLICT = 4;
   static final int STORE = 5;
-  static final int EMBEDDING = 6;
+  static final int MODEL = 6;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -95,7 +95,7 @@ public final class MemLoopCli implements Runnable {
       case NOT_FOUND -> NOT_FOUND;
       case CONFLICT -> CONFLICT;
       case STORE_CORRUPT, STORE_UNAVAILABLE -> STORE;
-      case EMBEDDING_FAILED, MODEL_FAILED -> EMBEDDING;
+      case EMBEDDING_FAILED, MODEL_FAILED -> MODEL;
     };
   }
 
