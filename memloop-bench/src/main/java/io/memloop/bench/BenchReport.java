@@ -66,11 +66,7 @@ public final class BenchReport {
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
         policy.id(), modelId, wallSeconds));
     if (policy instanceof LlmPolicy llm) {
-      LlmPolicy.Usage u = llm.usage();
-      out.append(String.format(Locale.ROOT,
-          "LLM usage: %d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d"
-              + " completion tokens%n%n",
-          u.requests(), u.corrections(), u.unreadable(), u.truncated(), u.promptTokens(), u.completionTokens()));
+      out.append("LLM usage: ").append(usage(llm.usage())).append("\n\n");
     }
     for (EnvironmentSummary env : environments) {
       out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
@@ -86,6 +82,13 @@ public final class BenchReport {
     }
     out.append(DEFINITIONS);
     return out.toString();
+  }
+
+  /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */
+  static String usage(LlmPolicy.Usage u) {
+    return String.format(Locale.ROOT,
+        "%d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d completion tokens",
+        u.requests(), u.corrections(), u.unreadable(), u.truncated(), u.promptTokens(), u.completionTokens());
   }
 
   /** The metric definitions, printed under every table and in the report page. */

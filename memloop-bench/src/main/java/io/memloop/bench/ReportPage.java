@@ -100,6 +100,9 @@ final class ReportPage {
     row(h, "environments", String.join(", ", report.environments().stream().map(EnvironmentSummary::environment).toList()));
     row(h, "strategies", String.join(", ", ReportCharts.strategies(report)));
     row(h, "policy", report.policy().id());
+    if (report.policy() instanceof LlmPolicy llm) {
+      row(h, "LLM usage", BenchReport.usage(llm.usage()) + " (conversations in " + TranscriptWriter.FILE_NAME + ")");
+    }
     row(h, "embedder", report.modelId());
     row(h, "wall time", String.format(Locale.ROOT, "%.1f s", report.wallSeconds()));
     h.append("</table>\n");
