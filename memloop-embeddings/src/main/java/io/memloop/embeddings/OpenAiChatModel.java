@@ -136,26 +136,16 @@ public final class OpenAiChatModel implements ChatModel {
    * Fail-fast builder: each setter rejects a bad value at once, naming the field; {@link #build()}
    * names the first missing required one. Required: {@link #baseUrl}, {@link #model}.
    */
-  public static final class Builder {
-    private final OpenAiHttp.Settings settings =
-        new OpenAiHttp.Settings("/v1/chat/completions", Duration.ofSeconds(60));
+  public static final class Builder extends OpenAiClientBuilder<Builder> {
     private double temperature = 0;
     private int maxTokens = 512;
 
-    private Builder() {}
-
-    /**
-     * Scheme, host, optional port and path prefix, without {@code /v1}: {@code
-     * http://localhost:11434} (Ollama), {@code https://api.openai.com}. A trailing slash is ignored.
-     */
-    public Builder baseUrl(String baseUrl) {
-      settings.baseUrl(baseUrl);
-      return this;
+    private Builder() {
+      super("/v1/chat/completions", Duration.ofSeconds(60));
     }
 
-    /** The server's model name, e.g. {@code qwen2.5:7b} or {@code gpt-4o-mini}. */
-    public Builder model(String model) {
-      settings.model(model);
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -171,12 +161,6 @@ public final class OpenAiChatModel implements ChatModel {
       return this;
     }
 
-    /** Sent as {@code Authorization: Bearer <apiKey>}; {@code null} (the default) sends no header. */
-    public Builder apiKey(@Nullable String apiKey) {
-      settings.apiKey(apiKey);
-      return this;
-    }
-
     /**
      * Most tokens the model may generate per reply, sent as {@code max_tokens}, 1 to 32768;
      * default 512. Reasoning models spend part of it thinking.
@@ -186,36 +170,6 @@ public final class OpenAiChatModel implements ChatModel {
         throw MemLoopException.invalid("maxTokens", "must be in [1, 32768], got " + maxTokens);
       }
       this.maxTokens = maxTokens;
-      return this;
-    }
-
-    /**
-     * Per attempt, for connecting and for the whole response; default 60 s (a local model may
-     * generate slowly, and a first request may wait for the model to load).
-     */
-    public Builder requestTimeout(Duration requestTimeout) {
-      settings.requestTimeout(requestTimeout);
-      return this;
-    }
-
-    /** Retries after the first attempt (0 = no retry, at most 20); default 3. */
-    public Builder maxRetries(int maxRetries) {
-      settings.maxRetries(maxRetries);
-      return this;
-    }
-
-    /**
-     * Wait before retry n is {@code initial·2^(n−1)}, capped at {@code max}; defaults 500 ms and
-     * 8 s. Zero for both retries at once.
-     */
-    public Builder retryBackoff(Duration initial, Duration max) {
-      settings.retryBackoff(initial, max);
-      return this;
-    }
-
-    /** Tests record the pauses instead of sleeping through them. */
-    Builder sleeper(Sleeper sleeper) {
-      settings.sleeper(sleeper);
       return this;
     }
 

@@ -124,31 +124,16 @@ public final class OpenAiEmbedder implements Embedder {
    * names the first missing required one. Required: {@link #baseUrl}, {@link #model}, {@link
    * #dimension}.
    */
-  public static final class Builder {
-    private final OpenAiHttp.Settings settings = new OpenAiHttp.Settings("/v1/embeddings", Duration.ofSeconds(30));
+  public static final class Builder extends OpenAiClientBuilder<Builder> {
     private int dimension;
     private int batchSize = 64;
 
-    private Builder() {}
-
-    /**
-     * Scheme, host, optional port and path prefix, without {@code /v1}: {@code
-     * http://localhost:11434} (Ollama), {@code https://api.openai.com}. A trailing slash is ignored.
-     */
-    public Builder baseUrl(String baseUrl) {
-      settings.baseUrl(baseUrl);
-      return this;
+    private Builder() {
+      super("/v1/embeddings", Duration.ofSeconds(30));
     }
 
-    /** The server's model name, e.g. {@code nomic-embed-text} or {@code text-embedding-3-small}. */
-    public Builder model(String model) {
-      settings.model(model);
-      return this;
-    }
-
-    /** Sent as {@code Authorization: Bearer <apiKey>}; {@code null} (the default) sends no header. */
-    public Builder apiKey(@Nullable String apiKey) {
-      settings.apiKey(apiKey);
+    @Override
+    Builder self() {
       return this;
     }
 
@@ -170,33 +155,6 @@ public final class OpenAiEmbedder implements Embedder {
         throw MemLoopException.invalid("batchSize", "must be in [1, 2048], got " + batchSize);
       }
       this.batchSize = batchSize;
-      return this;
-    }
-
-    /** Per attempt, for connecting and for the whole response; default 30 s. */
-    public Builder requestTimeout(Duration requestTimeout) {
-      settings.requestTimeout(requestTimeout);
-      return this;
-    }
-
-    /** Retries after the first attempt (0 = no retry, at most 20); default 3. */
-    public Builder maxRetries(int maxRetries) {
-      settings.maxRetries(maxRetries);
-      return this;
-    }
-
-    /**
-     * Wait before retry n is {@code initial·2^(n−1)}, capped at {@code max}; defaults 500 ms and
-     * 8 s. Zero for both retries at once.
-     */
-    public Builder retryBackoff(Duration initial, Duration max) {
-      settings.retryBackoff(initial, max);
-      return this;
-    }
-
-    /** Tests record the pauses instead of sleeping through them. */
-    Builder sleeper(Sleeper sleeper) {
-      settings.sleeper(sleeper);
       return this;
     }
 
