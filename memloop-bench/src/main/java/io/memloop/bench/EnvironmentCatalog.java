@@ -76,8 +76,8 @@ final class EnvironmentCatalog {
       @Override
       public Environment create(long seed, BenchSize size) {
         int families = size == BenchSize.QUICK ? 20 : Math.min(40, RecurringTasksEnvironment.maxFamilies());
-        return RecurringTasksEnvironment.generate(
-            seed, new RecurringTasksEnvironment.Knobs(families, 3, 0.25, RecurringTasksEnvironment.DEFAULT_SLIP));
+        return RecurringTasksEnvironment.generate(seed, new RecurringTasksEnvironment.Knobs(
+            families, 3, 0.25, RecurringTasksEnvironment.DEFAULT_SLIP, families * 3 / 5));
       }
     };
   }

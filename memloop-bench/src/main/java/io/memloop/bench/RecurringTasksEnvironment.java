@@ -26,6 +26,11 @@ import java.util.random.RandomGenerator;
  * task's exact intent whose procedure no longer works (the runbook predates a change). It is the
  * most similar memory there is and helps no task, the case utility learning is meant for.
  *
+ * <p>Held-out requests restate training tasks in other words ("Ticket from the on-call rotation:
+ * restart the payment service in the staging cluster ..."): their right experience is the original
+ * task's, their distractors its twins'. With memory frozen they measure whether what was learned
+ * carries over to a request worded differently.
+ *
  * <p>The same task list, in one seeded order, recurs every epoch (MemRL's "sections"). Immutable and
  * thread-safe.
  */
@@ -41,8 +46,15 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
    * @param twinsPerFamily phrasings per family, each its own task with its own answer (1 = no twins)
    * @param staleShare fraction of tasks that start with a stale memory (rounded to whole tasks)
    * @param slipProbability chance that the policy ignores what it is shown and guesses blind
+   * @param heldOut held-out requests: training tasks asked again in other words ("Ticket from the
+   *     on-call rotation: restart ..."), whose right experience is the original's; at most one per task
    */
-  record Knobs(int families, int twinsPerFamily, double staleShare, double slipProbability) {
+  record Knobs(int families, int twinsPerFamily, double staleShare, double slipProbability, int heldOut) {
+    /** Without held-out requests (the demo's environment). */
+    Knobs(int families, int twinsPerFamily, double staleShare, double slipProbability) {
+      this(families, twinsPerFamily, staleShare, slipProbability, 0);
+    }
+
     Knobs {
       if (families < 1 || families > maxFamilies()) {
         throw new IllegalArgumentException("families must be in [1, " + maxFamilies() + "], got " + families);
@@ -57,21 +69,38 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
       if (!(slipProbability >= 0 && slipProbability < 1)) {
         throw new IllegalArgumentException("slipProbability must be in [0, 1), got " + slipProbability);
       }
+      if (heldOut < 0 || heldOut > families * twinsPerFamily) {
+        throw new IllegalArgumentException(
+            "heldOut must be in [0, families × twinsPerFamily = " + families * twinsPerFamily + "], got " + heldOut);
+      }
     }
   }
+
+  /** How a held-out request restates a training task: the same work, asked in another voice. */
+  static final List<String> REQUEST_PREAMBLES = List.of(
+      "Ticket from the on-call rotation: ",
+      "Follow-up from the incident channel: ",
+      "Change request approved for tonight: ",
+      "Please handle this before the next release: ",
+      "Paged by the SRE lead: ",
+      "From the weekly ops backlog: ");
 
   private record Hidden(OpsTemplate template, String answer) {}
 
   private final Knobs knobs;
   private final List<Task> tasks;
+  private final List<Task> heldOut;
+  private final Map<String, String> sourceOf;
   private final Map<String, Hidden> hidden;
   private final List<PriorExperience> prior;
   private final CopyFirstPolicy policy;
 
-  private RecurringTasksEnvironment(
-      Knobs knobs, List<Task> tasks, Map<String, Hidden> hidden, List<PriorExperience> prior) {
+  private RecurringTasksEnvironment(Knobs knobs, List<Task> tasks, List<Task> heldOut, Map<String, String> sourceOf,
+      Map<String, Hidden> hidden, List<PriorExperience> prior) {
     this.knobs = knobs;
     this.tasks = List.copyOf(tasks);
+    this.heldOut = List.copyOf(heldOut);
+    this.sourceOf = Map.copyOf(sourceOf);
     this.hidden = Map.copyOf(hidden);
     this.prior = List.copyOf(prior);
     this.policy = new CopyFirstPolicy(knobs.slipProbability());
@@ -123,7 +152,21 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
         family++;
       }
     }
-    return new RecurringTasksEnvironment(knobs, shuffled(tasks, rnd), hidden, stale(seed, knobs, tasks, hidden));
+    List<PriorExperience> stale = stale(seed, knobs, tasks, hidden);
+    List<Task> training = shuffled(tasks, rnd);
+    // Own random stream: asking for held-out requests leaves the training tasks as they were.
+    SplittableRandom heldOutRnd = new SplittableRandom(Seeds.derive(seed, "ops:held-out"));
+    List<Task> heldOut = new ArrayList<>();
+    Map<String, String> sourceOf = new HashMap<>();
+    for (Task source : shuffled(tasks, heldOutRnd).subList(0, knobs.heldOut())) {
+      String preamble = REQUEST_PREAMBLES.get(heldOutRnd.nextInt(REQUEST_PREAMBLES.size()));
+      String intent = preamble + Character.toLowerCase(source.intent().charAt(0)) + source.intent().substring(1);
+      Task task = new Task(source.id() + "/reworded", intent);
+      heldOut.add(task);
+      sourceOf.put(task.id(), source.id());
+      hidden.put(task.id(), hidden.get(source.id()));
+    }
+    return new RecurringTasksEnvironment(knobs, training, heldOut, sourceOf, hidden, stale);
   }
 
   private static List<PriorExperience> stale(long seed, Knobs knobs, List<Task> tasks, Map<String, Hidden> hidden) {
@@ -152,9 +195,15 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
     return tasks;
   }
 
+  /** Training tasks asked again in other words, for transfer with frozen memory. */
   @Override
   public List<Task> heldOut() {
-    return List.of();
+    return heldOut;
+  }
+
+  /** For a held-out request, the id of the training task it restates. */
+  java.util.Optional<String> sourceOf(Task task) {
+    return java.util.Optional.ofNullable(sourceOf.get(task.id()));
   }
 
   @Override

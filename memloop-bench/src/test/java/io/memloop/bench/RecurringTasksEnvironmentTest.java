@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -168,6 +169,44 @@ class RecurringTasksEnvironmentTest {
     assertThatThrownBy(() -> new RecurringTasksEnvironment.Knobs(4, 4, 0, 0)).hasMessageContaining("twinsPerFamily");
     assertThatThrownBy(() -> new RecurringTasksEnvironment.Knobs(4, 2, 1.5, 0)).hasMessageContaining("staleShare");
     assertThatThrownBy(() -> new RecurringTasksEnvironment.Knobs(4, 2, 0, 1)).hasMessageContaining("slipProbability");
+    assertThatThrownBy(() -> new RecurringTasksEnvironment.Knobs(4, 2, 0, 0, 9))
+        .hasMessageContaining("heldOut must be in [0, families × twinsPerFamily = 8], got 9");
+  }
+
+  @Test
+  void heldOut_restatesTrainingTasks_soTheOriginalsExperienceHelps_andTheTwinsDoNot() {
+    RecurringTasksEnvironment env =
+        RecurringTasksEnvironment.generate(31, new RecurringTasksEnvironment.Knobs(10, 3, 0.25, 0.05, 12));
+    assertThat(env.heldOut()).hasSize(12);
+    Map<String, Task> training = new HashMap<>();
+    env.tasks().forEach(t -> training.put(t.id(), t));
+    Set<String> intents = new HashSet<>();
+    env.tasks().forEach(t -> intents.add(t.intent()));
+    for (Task h : env.heldOut()) {
+      Task source = training.get(env.sourceOf(h).orElseThrow());
+      assertThat(h.intent()).endsWith(source.intent().substring(1)).isNotIn(intents);
+      assertThat(RecurringTasksEnvironment.REQUEST_PREAMBLES).anyMatch(h.intent()::startsWith);
+      assertThat(env.answerOf(h)).isEqualTo(env.answerOf(source));
+      assertThat(env.helps(h, memory(CopyFirstPolicy.successExperience(source.intent(), env.answerOf(source))))).isTrue();
+      for (Task twin : env.tasks()) {
+        if (twin != source && twin.id().startsWith(source.id().substring(0, source.id().lastIndexOf('/')) + "/")) {
+          assertThat(env.helps(h, memory(CopyFirstPolicy.successExperience(twin.intent(), env.answerOf(twin))))).isFalse();
+        }
+      }
+    }
+    assertThat(env.heldOut().stream().map(Task::id).distinct()).hasSize(12);
+  }
+
+  @Test
+  void heldOut_leavesTheTrainingTasksAsTheyWere() {
+    RecurringTasksEnvironment without = RecurringTasksEnvironment.generate(
+        37, new RecurringTasksEnvironment.Knobs(10, 3, 0.25, 0.05));
+    RecurringTasksEnvironment with = RecurringTasksEnvironment.generate(
+        37, new RecurringTasksEnvironment.Knobs(10, 3, 0.25, 0.05, 15));
+    assertThat(with.tasks()).isEqualTo(without.tasks());
+    assertThat(with.priorExperiences()).isEqualTo(without.priorExperiences());
+    assertThat(without.heldOut()).isEmpty();
+    assertThat(with.tasks()).allSatisfy(t -> assertThat(with.answerOf(t)).isEqualTo(without.answerOf(t)));
   }
 
   @Test

@@ -84,12 +84,14 @@ class BenchLlmCliTest {
       assertThat(summary.get("llmUsage").get("promptTokens").asLong()).isEqualTo(100L * server.requests().size());
       JsonNode ops = summary.get("environments").get("recurring-ops");
       int tasks = ops.get("tasks").asInt();
+      int heldOut = ops.get("heldOut").asInt();
+      assertThat(heldOut).isPositive();
       double none = ops.get("strategies").get("no-memory").get("lastEpochAccuracy").get("mean").asDouble();
       double similarity = ops.get("strategies").get("similarity").get("lastEpochAccuracy").get("mean").asDouble();
       assertThat(similarity).isGreaterThan(none + 0.2);
 
       List<String> transcripts = Files.readAllLines(out.resolve("transcripts.jsonl"));
-      assertThat(transcripts).hasSize(2 * 3 * tasks); // no held-out tasks in recurring-ops
+      assertThat(transcripts).hasSize(2 * (3 * tasks + heldOut)); // two strategies, 3 epochs, then transfer
       assertThat(server.requests()).hasSize(transcripts.size()); // every reply was readable: one request each
       JsonNode first = Json.MAPPER.readTree(transcripts.getFirst());
       assertThat(first.get("environment").asText()).isEqualTo("recurring-ops");
