@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.ClusteredVectors;
 import io.memloop.Outcome;
 import io.memloop.store.NewMemory;
 import io.memloop.store.lucene.LuceneStore;

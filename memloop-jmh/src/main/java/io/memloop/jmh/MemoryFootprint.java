@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.ClusteredVectors;
 import io.memloop.store.lucene.LuceneStore;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

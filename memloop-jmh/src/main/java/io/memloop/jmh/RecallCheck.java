@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.ClusteredVectors;
 import io.memloop.Memory;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.lucene.LuceneStore;

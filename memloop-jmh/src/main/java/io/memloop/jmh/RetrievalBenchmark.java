@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.ClusteredVectors;
 import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;

@@ -1,6 +1,7 @@
 package io.memloop.store.lucene;
 
 import io.memloop.Candidate;
+import io.memloop.ClusteredVectors;
 import io.memloop.Outcome;
 import io.memloop.Vectors;
 import io.memloop.store.NewMemory;
@@ -12,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 
 /**
  * A quick measurement, not a test (surefire skips it): bulk-loads {@code n} clustered 384-d vectors
@@ -25,13 +25,11 @@ import java.util.SplittableRandom;
  *   java -cp ... io.memloop.store.lucene.BulkLoadBench DIR N BATCH [QUERIES [BEAM_WIDTH]]
  * </pre>
  *
- * The vectors are those of the JMH module's {@code ClusteredVectors} (seed 42, {@code n / 50} centres
+ * The vectors are those of the JMH benchmarks' {@link ClusteredVectors} (seed 42, {@code n / 50} centres
  * on the sphere, members at noise 0.5, queries at noise 0.3). With {@code BATCH} 0 the bench loads
  * nothing and measures an existing store in {@code DIR} (e.g. a copy of a JMH-built one) instead.
  */
 public final class BulkLoadBench {
-  static final int DIM = 384;
-
   private BulkLoadBench() {}
 
   public static void main(String[] args) throws Exception {
@@ -44,9 +42,9 @@ public final class BulkLoadBench {
     if (batchSize > 0 && Files.exists(dir)) {
       throw new IllegalArgumentException(dir + " exists; give a fresh directory");
     }
-    Clusters data = new Clusters(42, n);
+    ClusteredVectors data = new ClusteredVectors(42, n);
     long start = System.nanoTime();
-    try (LuceneStore store = LuceneStore.open(dir, DIM, options)) {
+    try (LuceneStore store = LuceneStore.open(dir, ClusteredVectors.DIMENSION, options)) {
       report("opened", 0, start, store);
       for (int from = 0; batchSize > 0 && from < n; from += batchSize) {
         List<NewMemory> batch = new ArrayList<>(batchSize);
@@ -78,7 +76,7 @@ public final class BulkLoadBench {
     for (long delayMillis : new long[] {0, 50}) {
       LuceneStoreOptions o = LuceneStoreOptions.builder().hnsw(16, beamWidth).retrievalSyncDelayMillis(delayMillis)
           .build();
-      try (LuceneStore store = LuceneStore.open(dir, DIM, o)) {
+      try (LuceneStore store = LuceneStore.open(dir, ClusteredVectors.DIMENSION, o)) {
         timeSaves("saveRetrieval, retrievalSyncDelayMillis=" + delayMillis, store, queries);
       }
     }
@@ -90,7 +88,7 @@ public final class BulkLoadBench {
         store.segmentCountForTesting());
   }
 
-  private static void timeRecall(String what, LuceneStore store, Clusters data, int queries, float[][] members) {
+  private static void timeRecall(String what, LuceneStore store, ClusteredVectors data, int queries, float[][] members) {
     float[][] qs = new float[queries][];
     for (int q = 0; q < queries; q++) {
       qs[q] = data.query(q);
@@ -151,70 +149,5 @@ public final class BulkLoadBench {
     System.out.printf("%s: p50 %.3f ms, p90 %.3f ms, p99 %.3f ms, mean %.3f ms (%d calls)%n", what,
         sorted[sorted.length / 2] / 1e6, sorted[(int) (sorted.length * 0.9)] / 1e6,
         sorted[(int) (sorted.length * 0.99)] / 1e6, Arrays.stream(sorted).average().orElse(0) / 1e6, sorted.length);
-  }
-
-  /**
-   * Clustered unit vectors, a pure function of (seed, index): the same generator as the JMH module's
-   * {@code ClusteredVectors} (copied, not depended on), so stores and queries match its benchmarks.
-   */
-  static final class Clusters {
-    private final long seed;
-    private final int size;
-    private final int clusters;
-
-    Clusters(long seed, int size) {
-      this.seed = seed;
-      this.size = size;
-      this.clusters = Math.max(1, size / 50);
-    }
-
-    float[] member(int index) {
-      float[] v = centre(index % clusters);
-      addNoise(v, new SplittableRandom(mix(seed, 2L * index + 1)), 0.5);
-      return v;
-    }
-
-    float[] query(int q) {
-      SplittableRandom r = new SplittableRandom(mix(~seed, q));
-      float[] v = member(r.nextInt(size));
-      addNoise(v, r, 0.3);
-      return v;
-    }
-
-    private float[] centre(int cluster) {
-      SplittableRandom r = new SplittableRandom(mix(seed, -2L * cluster - 2));
-      float[] v = new float[DIM];
-      for (int d = 0; d < DIM; d++) {
-        v[d] = (float) r.nextGaussian();
-      }
-      normalise(v);
-      return v;
-    }
-
-    private static void addNoise(float[] v, SplittableRandom r, double norm) {
-      double perComponent = norm / Math.sqrt(DIM);
-      for (int d = 0; d < DIM; d++) {
-        v[d] += (float) (perComponent * r.nextGaussian());
-      }
-      normalise(v);
-    }
-
-    private static void normalise(float[] v) {
-      double s = 0;
-      for (float x : v) {
-        s += x * x;
-      }
-      float inv = (float) (1 / Math.sqrt(s));
-      for (int d = 0; d < v.length; d++) {
-        v[d] *= inv;
-      }
-    }
-
-    private static long mix(long a, long b) {
-      long z = a * 0x9E3779B97F4A7C15L + b;
-      z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-      z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-      return z ^ (z >>> 31);
-    }
   }
 }

@@ -1,4 +1,4 @@
-package io.memloop.jmh;
+package io.memloop;
 
 import java.util.SplittableRandom;
 
@@ -15,19 +15,22 @@ import java.util.SplittableRandom;
  * rebuilt, and its queries regenerated, in any process. Queries are members perturbed by noise of norm
  * ≈ {@link #QUERY_NOISE} (cosine ≈ 0.96 to the member they came from), drawn from a second stream.
  *
+ * <p>Shared (in this module's test-jar) by the JMH benchmarks and the store's bulk-load bench, so
+ * their stores and queries are the same vectors.
+ *
  * <p>Thread safety: immutable; safe for concurrent use.
  */
-final class ClusteredVectors {
-  static final int DIMENSION = 384;
-  static final int MEMBERS_PER_CLUSTER = 50;
-  static final double MEMBER_NOISE = 0.5;
-  static final double QUERY_NOISE = 0.3;
+public final class ClusteredVectors {
+  public static final int DIMENSION = 384;
+  public static final int MEMBERS_PER_CLUSTER = 50;
+  public static final double MEMBER_NOISE = 0.5;
+  public static final double QUERY_NOISE = 0.3;
 
   private final long seed;
   private final int size;
   private final int clusters;
 
-  ClusteredVectors(long seed, int size) {
+  public ClusteredVectors(long seed, int size) {
     if (size < 1) {
       throw new IllegalArgumentException("size must be positive, got " + size);
     }
@@ -36,12 +39,12 @@ final class ClusteredVectors {
     this.clusters = Math.max(1, size / MEMBERS_PER_CLUSTER);
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
   /** Intent embedding of memory {@code index} (0 ≤ index < size). */
-  float[] member(int index) {
+  public float[] member(int index) {
     assert index >= 0 && index < size : "index=" + index + " size=" + size;
     float[] v = centre(index % clusters);
     addNoise(v, new SplittableRandom(mix(seed, 2L * index + 1)), MEMBER_NOISE);
@@ -49,7 +52,7 @@ final class ClusteredVectors {
   }
 
   /** Query {@code q}: a perturbed copy of a member chosen by the query stream. */
-  float[] query(int q) {
+  public float[] query(int q) {
     SplittableRandom r = new SplittableRandom(mix(~seed, q));
     float[] v = member(r.nextInt(size));
     addNoise(v, r, QUERY_NOISE);
