@@ -142,14 +142,9 @@ final class HardQuestionsEnvironment implements Environment, GroundTruth {
     HardQuestionGenerator.Question q = question(task);
     String prompt = "Question: " + task.intent() + "\n\nCandidate answers:\n" + LlmPrompts.options(q.options())
         + "\n\n" + LlmPrompts.experiences(shown) + "\n\nWhat is the answer? Reply with it between backticks.";
-    LlmPrompts.Decision<String> d =
-        LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(q.options(), "answer"));
-    boolean success = d.action().filter(q.answer()::equals).isPresent();
-    String experience = d.action()
-        .map(a -> success ? HardQuestionPolicy.successExperience(task.intent(), a)
-            : HardQuestionPolicy.failureExperience(task.intent(), a))
-        .orElseGet(() -> "Q: " + task.intent() + "\nNo answer was given (the reply named none of the options).");
-    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+    return LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(q.options(), "answer"))
+        .episode(task, q.answer()::equals, HardQuestionPolicy::successExperience, HardQuestionPolicy::failureExperience,
+            "Q: " + task.intent() + "\nNo answer was given (the reply named none of the options).");
   }
 
   /** A memory helps when, shown first and alone, it makes the policy give the verified answer. */

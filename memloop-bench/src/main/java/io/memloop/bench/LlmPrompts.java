@@ -2,9 +2,14 @@ package io.memloop.bench;
 
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import io.memloop.chat.ChatMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
+import java.util.random.RandomGenerator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -52,13 +57,27 @@ final class LlmPrompts {
   }
 
   /** A single-step decision: the action read from the reply (empty if none could be), and the conversation. */
-  record Decision<T>(java.util.Optional<T> action, List<io.memloop.chat.ChatMessage> transcript) {}
+  record Decision<T>(Optional<T> action, List<ChatMessage> transcript) {
+    /**
+     * The verified episode, remembered as the frozen policy's would be: reward +1 when the action is
+     * {@code correct}, else −1; a success or failure experience of the action, or {@code unreadable}
+     * when there was none.
+     */
+    Episode episode(Task task, Predicate<T> correct, BiFunction<String, T, String> successExperience,
+        BiFunction<String, T, String> failureExperience, String unreadable) {
+      boolean success = action.filter(correct).isPresent();
+      String experience = action
+          .map(a -> (success ? successExperience : failureExperience).apply(task.intent(), a))
+          .orElse(unreadable);
+      return new Episode(task, success, success ? 1 : -1, experience, transcript);
+    }
+  }
 
   /** Asks {@code prompt} in a new conversation framed by {@code system} and reads the reply with {@code parser}. */
-  static <T> Decision<T> decide(LlmPolicy llm, java.util.random.RandomGenerator rnd, String system, String prompt,
+  static <T> Decision<T> decide(LlmPolicy llm, RandomGenerator rnd, String system, String prompt,
       LlmPolicy.ReplyParser<T> parser) {
     LlmPolicy.Conversation c = llm.open(system, rnd);
-    java.util.Optional<T> action = c.ask(prompt, parser);
+    Optional<T> action = c.ask(prompt, parser);
     return new Decision<>(action, c.messages());
   }
 

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
 
@@ -202,8 +203,8 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
   }
 
   /** For a held-out request, the id of the training task it restates. */
-  java.util.Optional<String> sourceOf(Task task) {
-    return java.util.Optional.ofNullable(sourceOf.get(task.id()));
+  Optional<String> sourceOf(Task task) {
+    return Optional.ofNullable(sourceOf.get(task.id()));
   }
 
   @Override
@@ -218,11 +219,7 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
   /** Verifies the policy's procedure against the hidden answer; reward +1 or −1 as in MemRL. */
   @Override
   public Episode attempt(Task task, List<Memory> shown, RandomGenerator rnd) {
-    Hidden h = hidden.get(task.id());
-    if (h == null) {
-      throw new IllegalArgumentException(
-          "task " + task.id() + " is not one of " + NAME + "'s " + hidden.size() + " tasks");
-    }
+    Hidden h = hiddenOf(task);
     String chosen = policy.choose(h.template().procedures(), shown, rnd);
     boolean success = chosen.equals(h.answer());
     return new Episode(
@@ -247,15 +244,10 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
     List<String> procedures = proceduresOf(task);
     String prompt = "Task: " + task.intent() + "\n\nProcedures:\n" + LlmPrompts.options(procedures) + "\n\n"
         + LlmPrompts.experiences(shown) + "\n\nWhich procedure do you run? Reply with it between backticks.";
-    LlmPrompts.Decision<String> d =
-        LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(procedures, "procedure"));
-    boolean success = d.action().filter(answerOf(task)::equals).isPresent();
-    String experience = d.action()
-        .map(p -> success ? CopyFirstPolicy.successExperience(task.intent(), p)
-            : CopyFirstPolicy.failureExperience(task.intent(), p))
-        .orElseGet(() -> "Task: " + task.intent() + "\nOutcome: failed.\nWhat went wrong: no procedure was chosen"
-            + " (the answer named none of the listed procedures).");
-    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+    return LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, LlmPrompts.oneOf(procedures, "procedure"))
+        .episode(task, answerOf(task)::equals, CopyFirstPolicy::successExperience, CopyFirstPolicy::failureExperience,
+            "Task: " + task.intent() + "\nOutcome: failed.\nWhat went wrong: no procedure was chosen"
+                + " (the answer named none of the listed procedures).");
   }
 
   /** A memory helps when it is a success experience naming the task's hidden procedure. */
@@ -267,17 +259,21 @@ final class RecurringTasksEnvironment implements Environment, GroundTruth {
 
   /** The hidden answer, for tests of the policy contract and the oracle. */
   String answerOf(Task task) {
-    Hidden h = hidden.get(task.id());
-    if (h == null) {
-      throw new IllegalArgumentException("task " + task.id() + " is not one of " + NAME + "'s tasks");
-    }
-    return h.answer();
+    return hiddenOf(task).answer();
   }
 
   /** The procedures the task admits, in catalogue order. */
   List<String> proceduresOf(Task task) {
-    answerOf(task); // rejects a foreign task
-    return hidden.get(task.id()).template().procedures();
+    return hiddenOf(task).template().procedures();
+  }
+
+  private Hidden hiddenOf(Task task) {
+    Hidden h = hidden.get(task.id());
+    if (h == null) {
+      throw new IllegalArgumentException(
+          "task " + task.id() + " is not one of " + NAME + "'s " + hidden.size() + " tasks (training and held-out)");
+    }
+    return h;
   }
 
   private static List<Integer> indices(int n) {

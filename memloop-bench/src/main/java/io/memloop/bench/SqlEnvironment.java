@@ -2,11 +2,13 @@ package io.memloop.bench;
 
 import io.memloop.Memory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -274,7 +276,7 @@ final class SqlEnvironment implements Environment, GroundTruth, AutoCloseable {
   }
 
   static final String LLM_SYSTEM = "You write SQL for an H2 database to answer questions about its data. Tables:\n"
-      + String.join(";\n", java.util.Arrays.stream(SqlSchema.values()).flatMap(s -> s.ddl().stream()).toList())
+      + String.join(";\n", Arrays.stream(SqlSchema.values()).flatMap(s -> s.ddl().stream()).toList())
       + ";\n\nEarlier experiences record questions with the query that answered them correctly or wrongly."
       + " Questions that read almost the same may mean something else (a negation, another ordering, another"
       + " aggregate): check before reusing a query, and substitute the question's own names and numbers."
@@ -285,13 +287,9 @@ final class SqlEnvironment implements Environment, GroundTruth, AutoCloseable {
   public Episode attempt(Task task, List<Memory> shown, LlmPolicy llm, RandomGenerator rnd) {
     Hidden h = hiddenOf(task);
     String prompt = "Question: " + task.intent() + "\n\n" + LlmPrompts.experiences(shown) + "\n\nWrite the query.";
-    LlmPrompts.Decision<String> d = LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, SqlEnvironment::readQuery);
-    boolean success = d.action().filter(sql -> correct(h, sql)).isPresent();
-    String experience = d.action()
-        .map(sql -> success ? SqlPolicy.successExperience(task.intent(), sql)
-            : SqlPolicy.failureExperience(task.intent(), sql))
-        .orElseGet(() -> SqlPolicy.QUESTION + task.intent() + "\nNo query was written (the reply held no SELECT query).");
-    return new Episode(task, success, success ? 1 : -1, experience, d.transcript());
+    return LlmPrompts.decide(llm, rnd, LLM_SYSTEM, prompt, SqlEnvironment::readQuery)
+        .episode(task, sql -> correct(h, sql), SqlPolicy::successExperience, SqlPolicy::failureExperience,
+            SqlPolicy.QUESTION + task.intent() + "\nNo query was written (the reply held no SELECT query).");
   }
 
   /** One read-only statement from a reply: a fenced block or the whole text, without a trailing semicolon. */
@@ -307,7 +305,7 @@ final class SqlEnvironment implements Environment, GroundTruth, AutoCloseable {
     if (sql.contains(";")) {
       return LlmPolicy.Parsed.wrong("it holds more than one statement; write a single SELECT query.");
     }
-    String head = sql.split("\\s+", 2)[0].toUpperCase(java.util.Locale.ROOT);
+    String head = sql.split("\\s+", 2)[0].toUpperCase(Locale.ROOT);
     if (!head.equals("SELECT") && !head.equals("WITH")) {
       return LlmPolicy.Parsed.wrong("it is not a SELECT query (it should start with SELECT or WITH).");
     }

@@ -15,8 +15,13 @@ final class Fixtures {
 
   /** A stored memory carrying {@code experience}, as a strategy would show it to the policy. */
   static Memory memory(String experience) {
+    return memory(experience, Outcome.UNKNOWN);
+  }
+
+  /** The same, stored with {@code outcome} (which the frozen policies never read, but LLM prompts do). */
+  static Memory memory(String experience, Outcome outcome) {
     return new Memory(
-        "m" + NEXT_ID.incrementAndGet(), "bench", "i1", "", new float[] {1}, experience, Outcome.UNKNOWN, 0, 0,
+        "m" + NEXT_ID.incrementAndGet(), "bench", "i1", "", new float[] {1}, experience, outcome, 0, 0,
         Instant.EPOCH, Instant.EPOCH);
   }
 

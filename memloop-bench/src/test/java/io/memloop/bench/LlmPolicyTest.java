@@ -1,6 +1,7 @@
 package io.memloop.bench;
 
 import static io.memloop.bench.Fixtures.env;
+import static io.memloop.bench.Fixtures.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,7 +12,6 @@ import io.memloop.Preset;
 import io.memloop.chat.ChatMessage;
 import io.memloop.chat.ChatModel;
 import io.memloop.chat.ChatReply;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -44,11 +44,6 @@ class LlmPolicyTest {
       seen.add(messages);
       return new ChatReply(reply.apply(messages, calls.incrementAndGet()), "stop", 10, 2);
     }
-  }
-
-  private static Memory memory(String experience, Outcome outcome) {
-    return new Memory("m" + experience.hashCode(), "bench", "i", "", new float[] {1}, experience, outcome, 0, 0,
-        Instant.EPOCH, Instant.EPOCH);
   }
 
   private static String firstUser(List<ChatMessage> messages) {

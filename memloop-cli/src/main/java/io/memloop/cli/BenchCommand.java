@@ -16,6 +16,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -161,16 +162,19 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private void rejectLlmOnly() {
-    String[][] given = {
-        {"--base-url", String.valueOf(baseUrl)}, {"--model", String.valueOf(model)},
-        {"--temperature", String.valueOf(temperature)}, {"--max-tokens", String.valueOf(maxTokens)},
-        {"--timeout", String.valueOf(timeoutSeconds)}, {"--max-retries", String.valueOf(maxRetries)},
-        {"--format-retries", String.valueOf(formatRetries)}};
-    for (String[] g : given) {
-      if (!g[1].equals("null")) {
-        throw MemLoopException.invalid(g[0], "only applies with --policy openai");
+    Map<String, @Nullable Object> llmOnly = new LinkedHashMap<>();
+    llmOnly.put("--base-url", baseUrl);
+    llmOnly.put("--model", model);
+    llmOnly.put("--temperature", temperature);
+    llmOnly.put("--max-tokens", maxTokens);
+    llmOnly.put("--timeout", timeoutSeconds);
+    llmOnly.put("--max-retries", maxRetries);
+    llmOnly.put("--format-retries", formatRetries);
+    llmOnly.forEach((option, value) -> {
+      if (value != null) {
+        throw MemLoopException.invalid(option, "only applies with --policy openai");
       }
-    }
+    });
   }
 
   private ChatModel chatModel() {
