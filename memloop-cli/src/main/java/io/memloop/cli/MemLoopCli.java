@@ -42,21 +42,13 @@ public final class MemLoopCli implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
-  /**
-   * Lucene logs (java.util.logging) a warning on every start when the Vector API module is not
-   * enabled; a command line prints its own messages only. Held in a field so the setting is not
-   * garbage-collected with the logger. (Enable the faster scoring with MEMLOOP_JAVA_OPTS="--add-modules
-   * jdk.incubator.vector".)
-   */
-  private static final java.util.logging.Logger LUCENE_LOG = quiet("org.apache.lucene");
-
-  private static java.util.logging.Logger quiet(String name) {
-    java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
-    logger.setLevel(java.util.logging.Level.SEVERE);
-    return logger;
-  }
-
   public static void main(String[] args) {
+    try {
+      Logging.configure(System.getenv(Logging.ENV));
+    } catch (IllegalArgumentException e) {
+      System.err.println("memloop: " + e.getMessage());
+      System.exit(USAGE);
+    }
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
