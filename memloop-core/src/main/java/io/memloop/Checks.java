@@ -2,11 +2,34 @@ package io.memloop;
 
 import java.util.regex.Pattern;
 
-/** Argument checks shared by the value records; each names the field it rejects. */
-final class Checks {
+/**
+ * Argument checks shared by the value records; each names the field it rejects. Public for
+ * {@link #parseDecimal}, the number syntax every transport (CLI flags, knob values) accepts.
+ */
+public final class Checks {
   private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
+  /** A decimal number as people write it: no hex, no type suffix, no spaces. */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?Infinity");
+
   private Checks() {}
+
+  /**
+   * Parses a decimal number strictly: {@code 1}, {@code -0.5}, {@code 1e-3}, {@code -Infinity};
+   * not {@code 1d}, {@code 0x1p0}, {@code " 1"} or {@code NaN}, which {@link Double#parseDouble}
+   * would take.
+   */
+  public static double parseDecimal(String text, String field) {
+    if (text == null || text.length() > 64 || !DECIMAL.matcher(text).matches()) {
+      throw MemLoopException.invalid(field, "expected a decimal number, got '" + abbreviate(text) + "'");
+    }
+    return Double.parseDouble(text);
+  }
+
+  private static String abbreviate(String s) {
+    return s == null ? "null" : s.length() <= 40 ? s : s.substring(0, 40) + "...";
+  }
 
   static double requireFinite(double value, String field) {
     if (!Double.isFinite(value)) {
@@ -22,9 +45,9 @@ final class Checks {
     return value;
   }
 
-  static int requirePositive(int value, String field) {
-    if (value < 1) {
-      throw MemLoopException.invalid(field, "must be at least 1, got " + value);
+  static int requireInRange(int value, int min, int max, String field) {
+    if (value < min || value > max) {
+      throw MemLoopException.invalid(field, "must be in [" + min + ", " + max + "], got " + value);
     }
     return value;
   }
@@ -36,7 +59,8 @@ final class Checks {
     return value;
   }
 
-  static String requireNamespace(String namespace) {
+  /** The namespace alphabet every transport enforces before touching a store. */
+  public static String requireNamespace(String namespace) {
     if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {
       throw MemLoopException.invalid(
           "namespace",

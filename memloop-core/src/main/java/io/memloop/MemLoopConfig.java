@@ -75,10 +75,22 @@ public record MemLoopConfig(
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl");
 
+  /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
+  public static final int MAX_K1 = 10_000;
+
+  /** Largest k2 (memories selected): more would not fit an agent's prompt anyway. */
+  public static final int MAX_K2 = 1_000;
+
+  /** Smallest simStd of FIXED normalisation. */
+  public static final double MIN_SIM_STD = 1e-6;
+
+  /** Longest retrievalTtl: 100 years, so expiry times stay representable. */
+  public static final Duration MAX_RETRIEVAL_TTL = Duration.ofDays(36_500);
+
   /** Use {@link #builder()} or {@link #preset(Preset)}; this constructor validates like the builder. */
   public MemLoopConfig {
-    Checks.requirePositive(k1, "k1");
-    Checks.requirePositive(k2, "k2");
+    Checks.requireInRange(k1, 1, MAX_K1, "k1");
+    Checks.requireInRange(k2, 1, MAX_K2, "k2");
     Checks.requireInRange(similarityThreshold, -1, 1, "similarityThreshold");
     Checks.requireInRange(lambda, 0, 1, "lambda");
     Checks.requireInRange(alpha, 0, 1, "alpha");
@@ -100,13 +112,12 @@ public record MemLoopConfig(
       throw MemLoopException.invalid(
           "epsilon", "is " + epsilon + " but exploration is NONE; set exploration=EPSILON_GREEDY or epsilon=0");
     }
-    Checks.requireFinite(simMean, "simMean");
-    Checks.requireFinite(simStd, "simStd");
-    if (!(simStd > 0)) {
-      throw MemLoopException.invalid("simStd", "must be > 0, got " + simStd);
-    }
-    if (retrievalTtl.isNegative() || retrievalTtl.isZero()) {
-      throw MemLoopException.invalid("retrievalTtl", "must be positive, got " + retrievalTtl);
+    Checks.requireInRange(simMean, -1, 1, "simMean");
+    // A tinier std turns similarities into infinite scores; cosines live in [-1, 1].
+    Checks.requireInRange(simStd, MIN_SIM_STD, 2, "simStd");
+    if (retrievalTtl.isNegative() || retrievalTtl.isZero() || retrievalTtl.compareTo(MAX_RETRIEVAL_TTL) > 0) {
+      throw MemLoopException.invalid(
+          "retrievalTtl", "must be positive and at most " + MAX_RETRIEVAL_TTL.toDays() + " days, got " + retrievalTtl);
     }
   }
 
@@ -249,7 +260,7 @@ public record MemLoopConfig(
      * ({@code PT1H}) or a number of seconds; enums are case-insensitive.
      */
     public Builder set(String knob, String value) {
-      String v = value.trim();
+      String v = value;
       switch (knob) {
         case "k1" -> k1(parseInt(knob, v));
         case "k2" -> k2(parseInt(knob, v));
@@ -284,19 +295,18 @@ public record MemLoopConfig(
     }
 
     private static int parseInt(String knob, String v) {
-      try {
-        return Integer.parseInt(v);
-      } catch (NumberFormatException e) {
+      if (!v.matches("[+-]?[0-9]+")) {
         throw MemLoopException.invalid(knob, "expected an integer, got '" + v + "'");
       }
+      long n = v.length() > 12 ? Long.MAX_VALUE : Long.parseLong(v);
+      if (n != (int) n) {
+        throw MemLoopException.invalid(knob, "is out of range, got " + v);
+      }
+      return (int) n;
     }
 
     private static double parseDouble(String knob, String v) {
-      try {
-        return Double.parseDouble(v);
-      } catch (NumberFormatException e) {
-        throw MemLoopException.invalid(knob, "expected a number, got '" + v + "'");
-      }
+      return Checks.parseDecimal(v, knob);
     }
 
     private static <E extends Enum<E>> E parseEnum(Class<E> type, String knob, String v) {
@@ -310,8 +320,14 @@ public record MemLoopConfig(
 
     private static Duration parseDuration(String knob, String v) {
       try {
-        return v.startsWith("P") || v.startsWith("p") ? Duration.parse(v) : Duration.ofSeconds(Long.parseLong(v));
-      } catch (DateTimeParseException | NumberFormatException e) {
+        if (v.startsWith("P") || v.startsWith("p")) {
+          return Duration.parse(v);
+        }
+        if (!v.matches("[0-9]{1,19}")) {
+          throw new NumberFormatException(v);
+        }
+        return Duration.ofSeconds(Long.parseLong(v));
+      } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
         throw MemLoopException.invalid(knob, "expected an ISO-8601 duration (PT1H) or seconds, got '" + v + "'");
       }
     }

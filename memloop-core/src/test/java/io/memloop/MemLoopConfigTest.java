@@ -86,7 +86,7 @@ class MemLoopConfigTest {
   void build_withInvalidValue_namesTheField() {
     assertThatThrownBy(() -> MemLoopConfig.builder().k2(0).build())
         .isInstanceOf(MemLoopException.class)
-        .hasMessage("k2: must be at least 1, got 0");
+        .hasMessage("k2: must be in [1, 1000], got 0");
     assertThatThrownBy(() -> MemLoopConfig.builder().lambda(1.5).build()).hasMessageStartingWith("lambda:");
     assertThatThrownBy(() -> MemLoopConfig.builder().alpha(Double.NaN).build()).hasMessageStartingWith("alpha:");
     assertThatThrownBy(() -> MemLoopConfig.builder().rewardMin(2).build())
@@ -94,6 +94,35 @@ class MemLoopConfigTest {
     assertThatThrownBy(() -> MemLoopConfig.builder().simStd(0).build()).hasMessageStartingWith("simStd:");
     assertThatThrownBy(() -> MemLoopConfig.builder().retrievalTtl(Duration.ZERO).build())
         .hasMessageStartingWith("retrievalTtl:");
+  }
+
+  @Test
+  void build_rejectsValuesThatWouldOverflowOrBlowUp() {
+    assertThatThrownBy(() -> MemLoopConfig.builder().k1(MemLoopConfig.MAX_K1 + 1).build()).hasMessageStartingWith("k1: must be in [1, 10000]");
+    // 4.9e-324 is positive, but (sim - mean) / simStd would be infinite.
+    assertThatThrownBy(() -> MemLoopConfig.builder().simStd(4.9e-324).build()).hasMessageStartingWith("simStd: must be in [1.0E-6, 2.0]");
+    assertThatThrownBy(() -> MemLoopConfig.builder().simMean(7).build()).hasMessageStartingWith("simMean:");
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("retrievalTtl", "9223372036854775807").build())
+        .hasMessageStartingWith("retrievalTtl: must be positive and at most 36500 days");
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("retrievalTtl", "PT99999999999999999H"))
+        .hasMessageStartingWith("retrievalTtl: expected an ISO-8601 duration");
+    assertThatThrownBy(() -> MemLoopConfig.builder().set("k1", "99999999999")).hasMessage("k1: is out of range, got 99999999999");
+  }
+
+  @Test
+  void set_parsesNumbersStrictly() {
+    for (String bad : new String[] {"1d", "0x1p0", " 1", "1 ", "NaN", "", "1,5", "1e", "--1", "١"}) {
+      assertThatThrownBy(() -> MemLoopConfig.builder().set("alpha", bad))
+          .as("alpha=%s", bad)
+          .isInstanceOf(MemLoopException.class)
+          .hasMessageStartingWith("alpha: expected a decimal number");
+    }
+    for (String bad : new String[] {"1.0", " 2", "0x2", "2L"}) {
+      assertThatThrownBy(() -> MemLoopConfig.builder().set("k1", bad)).as("k1=%s", bad).hasMessageStartingWith("k1: expected an integer");
+    }
+    assertThat(MemLoopConfig.builder().set("alpha", ".5").build().alpha()).isEqualTo(0.5);
+    assertThat(MemLoopConfig.builder().set("alpha", "5e-1").build().alpha()).isEqualTo(0.5);
+    assertThat(MemLoopConfig.builder().set("qMin", "-Infinity").build().qMin()).isEqualTo(Double.NEGATIVE_INFINITY);
   }
 
   @Test

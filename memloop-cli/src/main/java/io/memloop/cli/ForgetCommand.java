@@ -20,6 +20,7 @@ final class ForgetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    Ids.require(memoryId, "--memory");
     try (MemLoop loop = Session.open(engine, false, null)) {
       loop.forget(engine.namespace, memoryId);
     }

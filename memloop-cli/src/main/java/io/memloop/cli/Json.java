@@ -19,7 +19,9 @@ final class Json {
   static final ObjectMapper MAPPER =
       new ObjectMapper()
           .disable(SerializationFeature.INDENT_OUTPUT)
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          // {"reward": 1, "reward": -1} is an error, not "the last one wins".
+          .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private Json() {}
 

@@ -1,7 +1,11 @@
 package io.memloop.cli;
 
 import io.memloop.MemLoopException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Properties;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +15,8 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "memloop",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, // --help/-h and --version/-V, on every subcommand too (INHERIT)
+    scope = CommandLine.ScopeType.INHERIT,
     versionProvider = MemLoopCli.Version.class,
     description = "Runtime reinforcement learning over an episodic experience memory.",
     subcommands = {
@@ -25,7 +30,7 @@ import picocli.CommandLine.Command;
       ReplayCommand.class,
       CommandLine.HelpCommand.class
     })
-public final class MemLoopCli implements Runnable {
+public final class MemLoopCli implements Callable<Integer> {
   /** Exit codes, stable for scripts. */
   static final int OK = 0;
   static final int INTERNAL = 1;
@@ -37,9 +42,11 @@ public final class MemLoopCli implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** A bare {@code memloop}: usage on stderr, exit 2 (a command is missing). */
   @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return USAGE;
   }
 
   public static void main(String[] args) {
@@ -57,19 +64,22 @@ public final class MemLoopCli implements Runnable {
     CommandLine cli = new CommandLine(new MemLoopCli());
     cli.setOut(out);
     cli.setErr(err);
+    // Arguments come from agents: "@file" is text, never a file of more arguments.
+    cli.setExpandAtFiles(false);
     cli.setParameterExceptionHandler((ex, a) -> {
-      err.println("memloop: " + ex.getMessage() + hint(ex.getCommandLine()));
+      err.println("memloop: " + Text.printable(ex.getMessage()) + hint(ex.getCommandLine()));
       return USAGE;
     });
     cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
       if (ex instanceof MemLoopException e) {
-        err.println("memloop: " + e.getMessage());
+        err.println("memloop: " + Text.printable(Flags.message(e)));
         if (debug()) {
           e.printStackTrace(err);
         }
         return exitCode(e.reason());
       }
-      err.println("memloop: internal error: " + ex + (debug() ? "" : " (set MEMLOOP_DEBUG=1 for details)"));
+      err.println("memloop: internal error: " + Text.printable(String.valueOf(ex))
+          + (debug() ? "" : " (set MEMLOOP_DEBUG=1 for details)"));
       if (debug()) {
         ex.printStackTrace(err);
       }
@@ -99,11 +109,18 @@ public final class MemLoopCli implements Runnable {
     return "1".equals(System.getenv("MEMLOOP_DEBUG"));
   }
 
+  /** The project version, from a resource Maven filters at build time. */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = MemLoopCli.class.getPackage().getImplementationVersion();
-      return new String[] {"memloop " + (v == null ? "dev" : v)};
+    public String[] getVersion() throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = MemLoopCli.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IOException("version.properties is missing from the build");
+        }
+        p.load(in);
+      }
+      return new String[] {"memloop " + p.getProperty("version")};
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
@@ -29,8 +30,12 @@ final class RememberCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Outcome o = parseOutcome(outcome);
-    try (MemLoop loop = Session.open(engine, true, intent.suppliedDimension())) {
-      Memory m = loop.remember(engine.namespace, intent.intent(), experience, o);
+    Intent i = intent.intent();
+    if (experience.isBlank()) {
+      throw MemLoopException.invalid("--experience", "must not be empty");
+    }
+    try (MemLoop loop = Session.open(engine, true, i)) {
+      Memory m = loop.remember(engine.namespace, i, experience, o);
       var out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.memory(m)));

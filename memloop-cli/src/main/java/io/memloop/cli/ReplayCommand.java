@@ -1,7 +1,6 @@
 package io.memloop.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.memloop.Checks;
 import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
@@ -12,13 +11,12 @@ import io.memloop.RewardResult;
 import io.memloop.embed.Embedder;
 import io.memloop.store.InMemoryStore;
 import io.memloop.store.MemoryStore;
-import java.io.BufferedReader;
+import io.memloop.store.lucene.LuceneStore;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,13 +61,36 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    List<ReplayEpisode> episodes = read();
+    // Everything is read and checked before anything is written: a bad line changes nothing.
     MemLoopConfig config = engine.config();
-    Integer firstDim = episodes.stream().filter(e -> e.embedding() != null).findFirst()
-        .map(e -> e.embedding().length).orElse(null);
-    MemLoop loop = persist ? Session.open(engine, true, firstDim) : inMemory(config, firstDim);
-    try (loop; PrintWriter out = writer()) {
-      List<float[]> embeddings = embeddings(loop, episodes);
+    Checks.requireNamespace(engine.namespace);
+    Path dir = persist ? Session.storeDirectory(engine) : null;
+    requireOutputIsNotInput();
+    List<ReplayEpisode> episodes = read();
+    for (ReplayEpisode e : episodes) {
+      check(e, config);
+    }
+    Embedder embedder = Session.embedder(engine);
+    MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir) : null;
+    MemLoop loop;
+    try {
+      int dim = dimension(episodes, store, embedder);
+      List<float[]> embeddings = embeddings(episodes, dim, embedder);
+      if (store == null) {
+        store = persist ? LuceneStore.open(dir, dim) : new InMemoryStore(dim);
+      }
+      loop = MemLoop.builder().store(store).config(config).seed(seed).build();
+      return run(loop, episodes, embeddings, config);
+    } finally {
+      if (store != null) {
+        store.close();
+      }
+    }
+  }
+
+  private int run(MemLoop loop, List<ReplayEpisode> episodes, List<float[]> embeddings, MemLoopConfig config)
+      throws IOException {
+    try (PrintWriter out = writer()) {
       int successes = 0;
       for (int i = 0; i < episodes.size(); i++) {
         ReplayEpisode e = episodes.get(i);
@@ -101,44 +122,44 @@ final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  private MemLoop inMemory(MemLoopConfig config, @Nullable Integer firstDim) {
-    Embedder embedder = Session.embedder(engine);
-    int dim = engine.dimension != null ? engine.dimension
-        : firstDim != null ? firstDim
-        : embedder != null ? embedder.dimension() : 0;
-    if (dim == 0) {
-      throw MemLoopException.invalid("--dimension", "is required when --embedder none and no episode has an embedding");
-    }
-    MemoryStore store = new InMemoryStore(dim);
-    boolean fits = embedder != null && embedder.dimension() == dim;
-    return MemLoop.builder().store(store).embedder(fits ? embedder : null).config(config).seed(seed).build();
-  }
-
-  private List<ReplayEpisode> read() throws IOException {
-    List<ReplayEpisode> out = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(reader())) {
-      String line;
-      int n = 0;
-      while ((line = in.readLine()) != null) {
-        n++;
-        if (line.isBlank()) {
-          continue;
-        }
-        JsonNode node;
-        try {
-          node = Json.MAPPER.readTree(line);
-        } catch (JsonProcessingException e) {
-          throw ReplayEpisode.fail(n, "episode", "is not valid JSON: " + e.getOriginalMessage());
-        }
-        out.add(ReplayEpisode.parse(n, node));
+  /** What the engine would reject mid-replay, rejected up front with the line. */
+  private void check(ReplayEpisode e, MemLoopConfig config) {
+    if (e.namespace() != null) {
+      try {
+        Checks.requireNamespace(e.namespace());
+      } catch (MemLoopException ex) {
+        throw ReplayEpisode.fail(e.line(), "namespace", ex.getMessage().substring("namespace: ".length()));
       }
     }
-    return out;
+    double reward = e.rewardWithin(config.rewardMin(), config.rewardMax());
+    if (reward < config.rewardMin() || reward > config.rewardMax()) {
+      throw ReplayEpisode.fail(e.line(), "reward",
+          "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "] (preset " + engine.preset + "), got " + reward);
+    }
   }
 
-  /** Caller-supplied embeddings as given; the rest embedded in batches before the first episode. */
-  private static List<float[]> embeddings(MemLoop loop, List<ReplayEpisode> episodes) {
-    int dim = loop.store().dimension();
+  /**
+   * The store's dimension: an existing store's; else --dimension; else the model's when some episode
+   * needs embedding; else the first given embedding's.
+   */
+  private int dimension(List<ReplayEpisode> episodes, @Nullable MemoryStore existing, @Nullable Embedder embedder) {
+    if (existing != null) {
+      return existing.dimension();
+    }
+    if (engine.dimension != null) {
+      return engine.dimension;
+    }
+    boolean needsModel = episodes.stream().anyMatch(e -> e.embedding() == null);
+    if (needsModel && embedder != null) {
+      return embedder.dimension();
+    }
+    return episodes.stream().filter(e -> e.embedding() != null).findFirst().map(e -> e.embedding().length)
+        .orElseThrow(() -> MemLoopException.invalid("--dimension",
+            "is required when --embedder none and no episode has an embedding"));
+  }
+
+  /** Given embeddings checked against {@code dim}; the rest embedded in batches, before any write. */
+  private static List<float[]> embeddings(List<ReplayEpisode> episodes, int dim, @Nullable Embedder embedder) {
     List<float[]> out = new ArrayList<>(episodes.size());
     List<Integer> missing = new ArrayList<>();
     for (ReplayEpisode e : episodes) {
@@ -146,13 +167,18 @@ final class ReplayCommand implements Callable<Integer> {
         throw ReplayEpisode.fail(e.line(), "embedding", "has " + e.embedding().length + " dimensions but the store holds " + dim + "-d vectors");
       }
       if (e.embedding() == null) {
+        if (embedder == null || embedder.dimension() != dim) {
+          throw ReplayEpisode.fail(e.line(), "intent", "cannot be embedded: the store holds " + dim + "-d vectors and "
+              + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
+              + "; give this line an embedding, or use the --embedder the store was made with");
+        }
         missing.add(out.size());
       }
       out.add(e.embedding());
     }
     for (int from = 0; from < missing.size(); from += EMBED_BATCH) {
       List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + EMBED_BATCH));
-      List<float[]> vectors = loop.embedAll(batch.stream().map(i -> episodes.get(i).intent()).toList());
+      List<float[]> vectors = embedder.embedAll(batch.stream().map(i -> episodes.get(i).intent()).toList());
       for (int j = 0; j < batch.size(); j++) {
         out.set(batch.get(j), vectors.get(j));
       }
@@ -160,15 +186,39 @@ final class ReplayCommand implements Callable<Integer> {
     return out;
   }
 
-  private Reader reader() throws IOException {
+  private List<ReplayEpisode> read() throws IOException {
+    List<ReplayEpisode> out = new ArrayList<>();
+    try (InputStream in = input()) {
+      JsonLines.read(in, "--input", (line, node) -> out.add(ReplayEpisode.parse(line, node)));
+    }
+    return out;
+  }
+
+  private InputStream input() throws IOException {
     if (input.equals("-")) {
-      return new InputStreamReader(System.in, StandardCharsets.UTF_8);
+      return System.in;
     }
     Path p = Path.of(input);
     if (!Files.isRegularFile(p)) {
       throw MemLoopException.invalid("--input", "no such file: " + p);
     }
-    return Files.newBufferedReader(p, StandardCharsets.UTF_8);
+    return Files.newInputStream(p);
+  }
+
+  private void requireOutputIsNotInput() throws IOException {
+    if (output == null) {
+      return;
+    }
+    if (output.toString().isBlank()) {
+      throw MemLoopException.invalid("--output", "must not be empty");
+    }
+    if (Files.isDirectory(output)) {
+      throw MemLoopException.invalid("--output", output + " is a directory");
+    }
+    Path in = Path.of(input);
+    if (!input.equals("-") && Files.exists(output) && Files.exists(in) && Files.isSameFile(in, output)) {
+      throw MemLoopException.invalid("--output", "is the input file " + in + "; write the results elsewhere");
+    }
   }
 
   private PrintWriter writer() throws IOException {

@@ -39,15 +39,10 @@ record ReplayEpisode(
     float[] embedding = null;
     JsonNode e = node.get("embedding");
     if (e != null && !e.isNull()) {
-      if (!e.isArray() || e.isEmpty()) {
-        throw fail(line, "embedding", "must be a non-empty array of numbers");
-      }
-      embedding = new float[e.size()];
-      for (int i = 0; i < e.size(); i++) {
-        if (!e.get(i).isNumber()) {
-          throw fail(line, "embedding", "component " + i + " is not a number");
-        }
-        embedding[i] = e.get(i).floatValue();
+      try {
+        embedding = Embeddings.fromJson(e, "embedding");
+      } catch (MemLoopException ex) {
+        throw fail(line, "embedding", ex.getMessage().substring("embedding: ".length()));
       }
     }
     if (intent == null && embedding == null) {
@@ -71,6 +66,9 @@ record ReplayEpisode(
     }
     if (success == null && reward == null) {
       throw fail(line, "success", "is required (or give reward)");
+    }
+    if (success != null && reward != null) {
+      throw fail(line, "reward", "give success or reward, not both");
     }
     String experience = text(line, node, "experience");
     if (experience == null) {
@@ -99,8 +97,10 @@ record ReplayEpisode(
     return v.textValue();
   }
 
+  /** An error naming the input line and the field: {@code --input: line 3: reward: must be ...}. */
   static MemLoopException fail(int line, String field, String problem) {
-    return MemLoopException.invalid(field, problem + " (input line " + line + ")");
+    return new MemLoopException(MemLoopException.Reason.INVALID_ARGUMENT, field,
+        "--input: line " + line + ": " + field + ": " + problem);
   }
 
   /** The reward to apply: the given one, else rewardMax for success and rewardMin for failure. */

@@ -1,6 +1,7 @@
 package io.memloop.cli;
 
 import io.memloop.Candidate;
+import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.Memory;
 import io.memloop.Retrieval;
@@ -21,8 +22,9 @@ final class RetrieveCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (MemLoop loop = Session.open(engine, false, null)) {
-      Retrieval r = loop.retrieve(engine.namespace, intent.intent());
+    Intent i = intent.intent();
+    try (MemLoop loop = Session.open(engine, false, i)) {
+      Retrieval r = loop.retrieve(engine.namespace, i);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.retrieval(r)));
@@ -43,7 +45,8 @@ final class RetrieveCommand implements Callable<Integer> {
       }
     }
     for (Memory m : r.selected()) {
-      out.printf(Locale.ROOT, "[%s] q=%.3f %s: %s%n", m.id(), m.q(), m.outcome().name().toLowerCase(Locale.ROOT), m.experience());
+      out.printf(Locale.ROOT, "[%s] q=%.3f %s: %s%n", m.id(), m.q(), m.outcome().name().toLowerCase(Locale.ROOT),
+          Text.printable(m.experience()));
     }
   }
 }

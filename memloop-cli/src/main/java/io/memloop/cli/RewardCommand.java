@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.Checks;
 import io.memloop.MemLoop;
 import io.memloop.RewardResult;
 import io.memloop.UtilityChange;
@@ -26,27 +27,20 @@ final class RewardCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    double r = parseReward(reward);
+    double r = Checks.parseDecimal(reward, "--reward");
+    Ids.require(retrievalId, "--retrieval");
     try (MemLoop loop = Session.open(engine, false, null)) {
       RewardResult result = loop.reward(engine.namespace, retrievalId, r);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.reward(result)));
       } else {
-        out.printf(Locale.ROOT, "rewarded %s with %s: %d memories updated%n", retrievalId, r, result.changes().size());
+        out.printf(Locale.ROOT, "rewarded %s with %s: %d memories updated%n", result.retrievalId(), r, result.changes().size());
         for (UtilityChange c : result.changes()) {
           out.printf(Locale.ROOT, "  %s q %.4f -> %.4f (visits %d)%n", c.memoryId(), c.qBefore(), c.qAfter(), c.visits());
         }
       }
     }
     return 0;
-  }
-
-  private static double parseReward(String s) {
-    try {
-      return Double.parseDouble(s.trim());
-    } catch (NumberFormatException e) {
-      throw io.memloop.MemLoopException.invalid("--reward", "expected a number, got '" + s + "'");
-    }
   }
 }

@@ -1,5 +1,7 @@
 package io.memloop.cli;
 
+import io.memloop.Checks;
+import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
@@ -8,6 +10,8 @@ import io.memloop.embeddings.MiniLmEmbedder;
 import io.memloop.embeddings.OpenAiEmbedder;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.lucene.LuceneStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -16,28 +20,54 @@ final class Session {
   private Session() {}
 
   /**
-   * Opens the engine. {@code create} allows creating a new store; {@code suppliedDimension} is the
-   * length of an embedding the user passed, used as the new store's dimension when no other is set.
+   * Opens the engine. {@code create} allows creating a new store. {@code intent}, when the command
+   * has one, was validated by the caller: its embedding's length is a new store's dimension when no
+   * other is set, and a text-only intent needs a model that fits the store. Every option is checked
+   * before the disk is touched, so a rejected call creates nothing.
    */
-  static MemLoop open(EngineOptions o, boolean create, @Nullable Integer suppliedDimension) {
-    MemLoopConfig config = o.config(); // validate flags before touching the disk
+  static MemLoop open(EngineOptions o, boolean create, @Nullable Intent intent) {
+    MemLoopConfig config = o.config();
+    Checks.requireNamespace(o.namespace);
+    Path dir = storeDirectory(o);
     Embedder embedder = embedder(o);
+    float[] supplied = intent == null ? null : intent.embedding();
     MemoryStore store;
-    if (LuceneStore.exists(o.store)) {
-      store = LuceneStore.open(o.store);
+    if (LuceneStore.exists(dir)) {
+      store = LuceneStore.open(dir);
     } else if (create) {
       int dim = o.dimension != null ? o.dimension
-          : suppliedDimension != null ? suppliedDimension
+          : supplied != null ? supplied.length
           : embedder != null ? embedder.dimension()
           : requireDimension();
-      store = LuceneStore.open(o.store, dim);
+      store = LuceneStore.open(dir, dim);
     } else {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--store",
-          "--store: no MemLoop store at " + o.store.toAbsolutePath().normalize()
+          "--store: no MemLoop store at " + dir.toAbsolutePath().normalize()
               + " (remember something first, or point --store at an existing store)");
     }
     boolean modelFits = embedder != null && embedder.dimension() == store.dimension();
+    if (intent != null && supplied == null && !modelFits) {
+      store.close();
+      throw MemLoopException.invalid("--intent", "cannot be embedded: the store holds " + store.dimension()
+          + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
+          + "; give --embedding, or the --embedder the store was made with");
+    }
     return MemLoop.builder().store(store).embedder(modelFits ? embedder : null).config(config).build();
+  }
+
+  /** {@code --store}: a directory, or a path where one can be made; never empty. */
+  static Path storeDirectory(EngineOptions o) {
+    String s = o.store.toString();
+    if (s.isBlank()) {
+      throw MemLoopException.invalid("--store", "must not be empty");
+    }
+    if (Files.exists(o.store) && !Files.isDirectory(o.store)) {
+      throw MemLoopException.invalid("--store", o.store + " is not a directory");
+    }
+    if (o.dimension != null && (o.dimension < 1 || o.dimension > Embeddings.MAX_DIMENSION)) {
+      throw MemLoopException.invalid("--dimension", "must be in [1, " + Embeddings.MAX_DIMENSION + "], got " + o.dimension);
+    }
+    return o.store;
   }
 
   private static int requireDimension() {

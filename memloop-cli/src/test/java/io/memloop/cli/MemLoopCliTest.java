@@ -89,14 +89,14 @@ class MemLoopCliTest {
     String storeFiles = listing();
 
     assertOneReadableLine(run(withStore("reward", "--retrieval", "r999", "--reward", "1")), MemLoopCli.NOT_FOUND, "no retrieval 'r999'");
-    assertOneReadableLine(run(withStore("reward", "--retrieval", "r1", "--reward", "NaN")), MemLoopCli.USAGE, "reward: must be a finite number");
-    assertOneReadableLine(run(withStore("reward", "--retrieval", "r1", "--reward", "lots")), MemLoopCli.USAGE, "--reward: expected a number");
+    assertOneReadableLine(run(withStore("reward", "--retrieval", "r1", "--reward", "NaN")), MemLoopCli.USAGE, "--reward: expected a decimal number, got 'NaN'");
+    assertOneReadableLine(run(withStore("reward", "--retrieval", "r1", "--reward", "lots")), MemLoopCli.USAGE, "--reward: expected a decimal number, got 'lots'");
     assertOneReadableLine(run(withStore("remember", "--intent", "", "--experience", "x")), MemLoopCli.USAGE, "--intent: must not be empty");
-    assertOneReadableLine(run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", " ")), MemLoopCli.USAGE, "experience: must not be empty");
-    assertOneReadableLine(run(withStore("remember", "--embedding", "[1,0]", "--experience", "x")), MemLoopCli.USAGE, "has 2 dimensions but the store holds 4-d vectors");
+    assertOneReadableLine(run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", " ")), MemLoopCli.USAGE, "--experience: must not be empty");
+    assertOneReadableLine(run(withStore("remember", "--embedding", "[1,0]", "--experience", "x")), MemLoopCli.USAGE, "--embedding: has 2 dimensions but the store holds 4-d vectors");
     assertOneReadableLine(run(withStore("retrieve", "--embedding", "[1,0,")), MemLoopCli.USAGE, "--embedding: expected a JSON array");
-    assertOneReadableLine(run(withStore("retrieve", "--intent", "needs a model")), MemLoopCli.USAGE, "no embedding model is configured");
-    assertOneReadableLine(run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--set", "k1=0")), MemLoopCli.USAGE, "k1: must be at least 1");
+    assertOneReadableLine(run(withStore("retrieve", "--intent", "needs a model")), MemLoopCli.USAGE, "--intent: cannot be embedded: the store holds 4-d vectors and --embedder is none");
+    assertOneReadableLine(run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--set", "k1=0")), MemLoopCli.USAGE, "--set k1: must be in [1, 10000], got 0");
     assertOneReadableLine(run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--preset", "magic")), MemLoopCli.USAGE, "unknown preset 'magic'");
     assertOneReadableLine(run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x", "--outcome", "meh")), MemLoopCli.USAGE, "--outcome");
     assertOneReadableLine(run(withStore("frobnicate")), MemLoopCli.USAGE, "Unmatched argument");
@@ -177,12 +177,12 @@ class MemLoopCliTest {
     Files.writeString(input, "{\"embedding\":[1,0],\"success\":true,\"experience\":\"a\"}\n"
         + "{\"embedding\":[1,0],\"reward\":\"high\",\"experience\":\"b\"}\n");
     Result r = run("replay", "--input", input.toString(), "--embedder", "none");
-    assertOneReadableLine(r, MemLoopCli.USAGE, "reward: must be a finite number (input line 2)");
+    assertOneReadableLine(r, MemLoopCli.USAGE, "--input: line 2: reward: must be a finite number");
     assertThat(r.out()).isEmpty();
     Files.writeString(input, "{\"embedding\":[1,0],\"success\":true,\"experience\":\"a\", \"colour\": 1}\n");
     assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "colour: unknown field");
     Files.writeString(input, "{not json\n");
-    assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "input line 1");
+    assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "--input: line 1: not valid JSON");
   }
 
   /**

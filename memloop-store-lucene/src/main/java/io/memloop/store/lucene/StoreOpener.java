@@ -62,6 +62,14 @@ final class StoreOpener {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "dir",
           "no MemLoop store at " + dir + " (" + StoreFiles.META + " not found)");
     }
+    if (Files.isDirectory(dir) && !Files.isRegularFile(dir.resolve(StoreFiles.META))) {
+      try {
+        // Before the lock file is made: a rejected directory is left exactly as it was.
+        requireNoForeignFiles(dir, dir.resolve(StoreFiles.META));
+      } catch (IOException e) {
+        throw StoreFiles.unavailable(dir, "listing the store directory", e);
+      }
+    }
     Directory lockDir = null;
     Lock lock = null;
     try {
@@ -185,17 +193,8 @@ final class StoreOpener {
     }
   }
 
-  private static StoreMeta readOrCreateMeta(Path dir, int dimension, LuceneStoreOptions options)
-      throws IOException {
-    Path metaFile = dir.resolve(StoreFiles.META);
-    if (Files.exists(metaFile)) {
-      StoreMeta meta = StoreMeta.read(metaFile);
-      if (dimension != 0 && meta.dimension() != dimension) {
-        throw StoreFiles.corrupt(metaFile, "store has dimension " + meta.dimension() + " but was opened with dimension "
-            + dimension + " (an embedding model change needs a new store)");
-      }
-      return meta;
-    }
+  /** A new store is made only in an empty directory (or one holding only a lock or temporary file). */
+  private static void requireNoForeignFiles(Path dir, Path metaFile) throws IOException {
     List<String> foreign = new ArrayList<>();
     try (Stream<Path> entries = Files.list(dir)) {
       for (Path p : (Iterable<Path>) entries::iterator) {
@@ -209,9 +208,24 @@ final class StoreOpener {
       }
     }
     if (!foreign.isEmpty()) {
+      foreign.sort(null);
       throw MemLoopException.invalid("dir", dir + " is not empty and not a MemLoop store (contains "
           + foreign.subList(0, Math.min(5, foreign.size())) + ")");
     }
+  }
+
+  private static StoreMeta readOrCreateMeta(Path dir, int dimension, LuceneStoreOptions options)
+      throws IOException {
+    Path metaFile = dir.resolve(StoreFiles.META);
+    if (Files.exists(metaFile)) {
+      StoreMeta meta = StoreMeta.read(metaFile);
+      if (dimension != 0 && meta.dimension() != dimension) {
+        throw StoreFiles.corrupt(metaFile, "store has dimension " + meta.dimension() + " but was opened with dimension "
+            + dimension + " (an embedding model change needs a new store)");
+      }
+      return meta;
+    }
+    requireNoForeignFiles(dir, metaFile);
     StoreMeta meta = StoreMeta.create(dimension, options.clock().instant());
     meta.write(metaFile);
     Path parent = dir.toAbsolutePath().getParent();
