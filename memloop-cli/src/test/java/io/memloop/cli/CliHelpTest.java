@@ -1,0 +1,67 @@
+package io.memloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Standard help and version on every command; a bare {@code memloop} is a usage error. */
+class CliHelpTest {
+  record Result(int code, String out, String err) {}
+
+  static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  static List<String> commands() {
+    return List.of("demo", "bench", "remember", "retrieve", "reward", "stats", "forget", "replay", "help");
+  }
+
+  @ParameterizedTest
+  @MethodSource("commands")
+  void everyCommand_printsItsHelp_withLongAndShortFlag_exit0(String command) {
+    for (String flag : List.of("--help", "-h")) {
+      Result r = run(command, flag);
+      assertThat(r.code()).as("%s %s: %s", command, flag, r.err()).isZero();
+      assertThat(r.out()).as("%s %s", command, flag).contains("Usage: memloop " + command);
+      assertThat(r.err()).isEmpty();
+    }
+  }
+
+  @Test
+  void helpWins_overMissingRequiredOptions() {
+    Result r = run("reward", "--help");
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).contains("--retrieval=ID", "--reward=R");
+  }
+
+  @Test
+  void bareMemloop_printsUsageToStderr_exit2() {
+    Result r = run();
+    assertThat(r.code()).isEqualTo(MemLoopCli.USAGE);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).startsWith("Usage: memloop").contains("remember", "retrieve", "reward", "bench");
+  }
+
+  @Test
+  void version_isTheBuildsVersion_onEveryCommand() throws Exception {
+    java.util.Properties pom = new java.util.Properties();
+    try (var in = MemLoopCli.class.getResourceAsStream("version.properties")) {
+      pom.load(in);
+    }
+    String version = pom.getProperty("version");
+    assertThat(version).as("filtered by Maven").matches("\\d+\\.\\d+\\.\\d+.*");
+    for (String[] args : List.of(new String[] {"--version"}, new String[] {"-V"}, new String[] {"stats", "--version"})) {
+      Result r = run(args);
+      assertThat(r.code()).isZero();
+      assertThat(r.out().strip()).isEqualTo("memloop " + version);
+    }
+  }
+}
