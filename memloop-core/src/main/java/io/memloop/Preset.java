@@ -23,7 +23,7 @@ public enum Preset {
   /** Parses {@code memrl}, {@code similarity} or {@code default}, case-insensitively. */
   public static Preset parse(String name) {
     try {
-      return valueOf(name.trim().toUpperCase(Locale.ROOT));
+      return valueOf(name.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw MemLoopException.invalid("preset", "unknown preset '" + name + "' (expected memrl, similarity or default)");
     }

@@ -3,6 +3,7 @@ package io.memloop.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.MemLoopException;
+import io.memloop.Vectors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
@@ -15,7 +16,8 @@ import java.nio.ByteBuffer;
 /**
  * Caller-supplied intent embeddings: a JSON array of numbers given inline ({@code --embedding
  * '[0.1, 0.2]'}), in a file ({@code --embedding @vec.json}), or as a replay line's field. Strict:
- * numbers only (no {@code "1"}), finite as 32-bit floats, not empty, at most {@link #MAX_DIMENSION}.
+ * numbers only (no {@code "1"}), finite as 32-bit floats, not empty, not all zeros, at most
+ * {@link #MAX_DIMENSION} components.
  */
 final class Embeddings {
   /** Largest dimension accepted (embedding models stay far below it). */
@@ -57,6 +59,7 @@ final class Embeddings {
         throw MemLoopException.invalid(field, "component " + i + " (" + abbreviate(c.toString()) + ") is not a finite 32-bit number");
       }
     }
+    Vectors.normalized(out, field); // a zero vector has no direction: refused here, not mid-way
     return out;
   }
 

@@ -56,7 +56,7 @@ final class EngineOptions {
       if (eq <= 0) {
         throw MemLoopException.invalid("--set", "expected KNOB=VALUE, got '" + o + "'");
       }
-      b.set(o.substring(0, eq).trim(), o.substring(eq + 1));
+      b.set(o.substring(0, eq), o.substring(eq + 1));
     }
     return b.build();
   }

@@ -48,7 +48,7 @@ final class RememberCommand implements Callable<Integer> {
 
   static Outcome parseOutcome(String s) {
     try {
-      return Outcome.valueOf(s.trim().toUpperCase(Locale.ROOT));
+      return Outcome.valueOf(s.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
       throw MemLoopException.invalid("--outcome", "expected success, failure or unknown, got '" + s + "'");
     }
