@@ -160,6 +160,9 @@ final class StoreOpener {
           ch.truncate(WriteAheadLog.HEADER_BYTES + end.endLsn() - end.lastBaseLsn());
         }
         ch.force(true); // what a crashed writer left in the page cache is now durable, before indexing it
+        // Every record kept is durable now: the watermark says so, so losing any of them is detected.
+        WriteAheadLog.markSynced(ch, end.lastSegment(), end.lastBaseLsn(), end.endLsn() - end.lastBaseLsn());
+        ch.force(true);
       }
     }
     for (Map.Entry<Long, Path> e : allSegments.headMap(start.segment(), false).entrySet()) {

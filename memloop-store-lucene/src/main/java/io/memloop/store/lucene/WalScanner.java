@@ -17,8 +17,10 @@ import java.util.zip.CRC32C;
  *
  * <p><b>Torn tail vs corruption:</b> a crash can leave the last record of the last segment partly
  * written; nothing in it was acknowledged, so it is dropped. A bad record is taken for a torn tail only
- * if it is in the last segment and no intact record can be found anywhere after it; a bad record with
- * intact records after it, or in an earlier (already synced) segment, is corruption.
+ * if it is in the last segment, past the segment's synced watermark (see {@link WriteAheadLog}), and
+ * no intact record can be found anywhere after it; a bad record below the watermark, with intact
+ * records after it, or in an earlier segment is corruption, and so is a segment shorter than its
+ * watermark (lost synced records).
  *
  * <p>Not thread-safe; used by the opening thread only.
  */
@@ -80,7 +82,12 @@ final class WalScanner {
       if (last && isZero(header, WriteAheadLog.HEADER_BYTES)) {
         return new End(number, baseLsn, baseLsn, 0, true); // created, header never reached the disk
       }
-      checkHeader(file, header, 0, number, baseLsn);
+      long synced = checkHeader(file, header, 0, number, baseLsn);
+      long syncedEnd = WriteAheadLog.HEADER_BYTES + synced;
+      if (size < syncedEnd) {
+        throw StoreFiles.corrupt(file, "log segment " + number + " has " + size + " bytes but " + syncedEnd
+            + " were synced and acknowledged: the end of the log was lost");
+      }
       long pos = WriteAheadLog.HEADER_BYTES;
       CRC32C crc = new CRC32C();
       while (pos < size) {
@@ -115,6 +122,10 @@ final class WalScanner {
             }
           }
         }
+        if (problem != null && pos < syncedEnd) {
+          throw StoreFiles.corrupt(file, "corrupt log record at offset " + pos + " of segment " + number + ": "
+              + problem + "; the record was synced and acknowledged (the segment's watermark is at " + syncedEnd + ")");
+        }
         if (problem != null) {
           long intact = last ? findIntactRecord(in, pos + 1, size) : -1;
           if (!last || intact >= 0) {
@@ -139,15 +150,18 @@ final class WalScanner {
     return true;
   }
 
-  /** Checks magic, version, checksum and the segment's place in the log. */
-  private static void checkHeader(Path file, byte[] h, int off, long number, long baseLsn) {
+  /**
+   * Checks magic, version, checksum and the segment's place in the log; returns the synced watermark
+   * (bytes of records known durable; 0 for a v1 segment).
+   */
+  private static long checkHeader(Path file, byte[] h, int off, long number, long baseLsn) {
     int magic = ByteWriter.intAt(h, off);
     if (magic != WriteAheadLog.MAGIC) {
       throw StoreFiles.corrupt(file, String.format("bad magic 0x%08x in log segment %s (expected 0x%08x v%d)",
           magic, file, WriteAheadLog.MAGIC, WriteAheadLog.VERSION));
     }
     int version = ByteWriter.intAt(h, off + 4);
-    if (version != WriteAheadLog.VERSION) {
+    if (version != WriteAheadLog.VERSION && version != WriteAheadLog.VERSION_1) {
       throw StoreFiles.corrupt(file, "unknown log format version " + version + " (this build reads v"
           + WriteAheadLog.VERSION + ")");
     }
@@ -162,6 +176,7 @@ final class WalScanner {
       throw StoreFiles.corrupt(file, "log segment header says segment " + storedNumber + " at LSN " + storedBase
           + ", expected segment " + number + " at LSN " + baseLsn);
     }
+    return version == WriteAheadLog.VERSION_1 ? 0 : Integer.toUnsignedLong(ByteWriter.intAt(h, off + 24));
   }
 
   /**

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * The append side of the write-ahead log, with group commit.
  *
  * <p>A segment file starts with a 32-byte header ({@code int MAGIC "MLWL", int version, long segment,
- * long baseLsn, int reserved, int CRC32C of the preceding 28 bytes}) followed by records framed as
+ * long baseLsn, int syncedBytes, int CRC32C of the preceding 28 bytes}) followed by records framed as
  * {@code int payloadLength, int CRC32C(length bytes + payload), payload}. An LSN is a position in the
  * concatenation of all records ever written (headers excluded), so it keeps growing across segments.
  *
@@ -30,6 +30,14 @@ import org.jspecify.annotations.Nullable;
  * condition: a finished sync wakes exactly the waiters it covered, plus one uncovered waiter to lead
  * the next sync, rather than the whole herd.
  *
+ * <p><b>Synced watermark</b> (format v2): after each group commit's {@code fsync} the header is
+ * rewritten in place with {@code syncedBytes}, the length of the records that fsync made durable. It
+ * reaches the disk with the next fsync (at the latest with rotation or close, which force it), so it
+ * never claims more than is durable and lags by at most one group commit. On open, a segment shorter
+ * than its watermark, or a bad record below it, is damage to acknowledged data (the store refuses to
+ * open), not a torn write; only bytes past the watermark may be a torn tail. v1 segments (watermark
+ * field 0) are still read.
+ *
  * <p>Thread safety: all methods may be called concurrently. {@code lock} guards the buffers, the
  * counters and the channel switch; the leader writes and forces outside the lock while {@code
  * syncing} keeps a second leader out. Invariant: {@code durableLsn <= appendedLsn}, and every byte
@@ -37,7 +45,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class WriteAheadLog implements Closeable {
   static final int MAGIC = 0x4D4C574C;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** The first format, without the synced watermark; still read. */
+  static final int VERSION_1 = 1;
   static final int HEADER_BYTES = 32;
   static final int FRAME_BYTES = 8;
   static final int MAX_RECORD_BYTES = 64 << 20;
@@ -128,14 +138,7 @@ final class WriteAheadLog implements Closeable {
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING);
     try {
-      byte[] h = new byte[HEADER_BYTES];
-      ByteWriter.putIntAt(h, 0, MAGIC);
-      ByteWriter.putIntAt(h, 4, VERSION);
-      ByteWriter.putLongAt(h, 8, segment);
-      ByteWriter.putLongAt(h, 16, baseLsn);
-      CRC32C c = new CRC32C();
-      c.update(h, 0, 28);
-      ByteWriter.putIntAt(h, 28, (int) c.getValue());
+      byte[] h = header(segment, baseLsn, 0);
       writeFully(ch, h, HEADER_BYTES);
       ch.force(true);
       StoreFiles.syncDirectory(file.getParent());
@@ -144,6 +147,31 @@ final class WriteAheadLog implements Closeable {
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /** A segment header: magic, version, segment number, base LSN, synced watermark, checksum. */
+  static byte[] header(long segment, long baseLsn, long syncedBytes) {
+    if (syncedBytes < 0 || syncedBytes > 0xFFFF_FFFFL) {
+      throw new IllegalArgumentException("syncedBytes=" + syncedBytes);
+    }
+    byte[] h = new byte[HEADER_BYTES];
+    ByteWriter.putIntAt(h, 0, MAGIC);
+    ByteWriter.putIntAt(h, 4, VERSION);
+    ByteWriter.putLongAt(h, 8, segment);
+    ByteWriter.putLongAt(h, 16, baseLsn);
+    ByteWriter.putIntAt(h, 24, (int) syncedBytes);
+    CRC32C c = new CRC32C();
+    c.update(h, 0, 28);
+    ByteWriter.putIntAt(h, 28, (int) c.getValue());
+    return h;
+  }
+
+  /** Rewrites the header of the segment open on {@code ch} with a new watermark (not forced). */
+  static void markSynced(FileChannel ch, long segment, long baseLsn, long syncedBytes) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(header(segment, baseLsn, syncedBytes));
+    while (buf.hasRemaining()) {
+      ch.write(buf, buf.position());
     }
   }
 
@@ -220,11 +248,14 @@ final class WriteAheadLog implements Closeable {
     spare = null;
     long target = appendedLsn;
     FileChannel ch = channel;
+    long seg = segment;
+    long base = segmentBaseLsn;
     lock.unlock();
     IOException error = null;
     try {
       writeFully(ch, batch.array(), batch.length());
       ch.force(false);
+      markSynced(ch, seg, base, target - base); // durable with the next force
     } catch (IOException e) {
       error = e;
     } finally {
@@ -300,6 +331,8 @@ final class WriteAheadLog implements Closeable {
     syncing = true;
     writeFully(channel, active.array(), active.length());
     channel.force(false);
+    markSynced(channel, segment, segmentBaseLsn, appendedLsn - segmentBaseLsn);
+    channel.force(false); // rotation and close leave an exact watermark
     active.reset();
     durableLsn = appendedLsn;
   }

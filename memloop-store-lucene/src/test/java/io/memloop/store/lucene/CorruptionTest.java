@@ -87,7 +87,7 @@ class CorruptionTest {
   @Test
   void badMagicInLogSegment_isCorrupt() throws IOException {
     patchInt(onlySegment(dir), 0, 0x12345678);
-    assertCorrupt(() -> LuceneStore.open(dir, DIM), "bad magic 0x12345678 in log segment", "expected 0x4d4c574c v1");
+    assertCorrupt(() -> LuceneStore.open(dir, DIM), "bad magic 0x12345678 in log segment", "expected 0x4d4c574c v2");
   }
 
   @Test
@@ -96,7 +96,7 @@ class CorruptionTest {
     byte[] b = Files.readAllBytes(segment);
     b[b.length / 2] ^= 0x40;
     Files.write(segment, b);
-    assertCorrupt(() -> LuceneStore.open(dir, DIM), "corrupt log record at offset", "an intact record follows",
+    assertCorrupt(() -> LuceneStore.open(dir, DIM), "corrupt log record at offset", "was synced and acknowledged",
         segment.getFileName().toString());
   }
 
@@ -109,14 +109,56 @@ class CorruptionTest {
     System.arraycopy(b, 0, cut, 0, at);
     System.arraycopy(b, at + 100, cut, at, b.length - at - 100);
     Files.write(segment, cut);
-    assertCorrupt(() -> LuceneStore.open(dir, DIM), "corrupt log record at offset", "not a torn write");
+    assertCorrupt(() -> LuceneStore.open(dir, DIM), "were synced and acknowledged: the end of the log was lost");
+  }
+
+  @Test
+  void bytesCutFromTheMiddle_pastTheWatermark_isStillCorrupt_whenIntactRecordsFollow() throws IOException {
+    Path segment = onlySegment(dir);
+    long lastStart = StoreFixtures.tearLastRecord(segment, -1); // the watermark now ends before the last record
+    // Put a whole record back, but after a gap: an intact record past a bad one is not a torn write.
+    byte[] b = Files.readAllBytes(segment);
+    byte[] withGap = new byte[b.length + 16];
+    System.arraycopy(b, 0, withGap, 0, b.length);
+    byte[] lastRecordCopy = java.util.Arrays.copyOfRange(b, (int) (lastStart - 200), (int) lastStart);
+    Files.write(segment, withGap);
+    try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+      ch.write(ByteBuffer.wrap(lastRecordCopy));
+    }
+    Map<String, String> before = fingerprint(dir);
+    assertThatThrownBy(() -> LuceneStore.open(dir, DIM)).isInstanceOf(MemLoopException.class);
+    assertThat(fingerprint(dir)).isEqualTo(before);
+  }
+
+  /** The case: a store not closed cleanly whose log lost its synced end. */
+  @Test
+  void truncatedSyncedTail_isCorrupt_notATornWrite_andTheFilesAreKept() throws IOException {
+    Path segment = onlySegment(dir);
+    for (long cut : new long[] {1, 7, 500, Files.size(segment) / 2}) {
+      byte[] original = Files.readAllBytes(segment);
+      truncate(segment, original.length - cut);
+      assertCorrupt(() -> LuceneStore.open(dir, DIM), "were synced and acknowledged: the end of the log was lost",
+          segment.getFileName().toString());
+      Files.write(segment, original);
+    }
+    try (LuceneStore store = LuceneStore.open(dir, DIM, NO_CHECKPOINT)) {
+      assertThat(store.counts("ns", StoreFixtures.T0).memories()).isEqualTo(written.size());
+    }
+  }
+
+  @Test
+  void flippedByteInTheLastSyncedRecord_isCorrupt() throws IOException {
+    Path segment = onlySegment(dir);
+    byte[] b = Files.readAllBytes(segment);
+    b[b.length - 3] ^= 0x01;
+    Files.write(segment, b);
+    assertCorrupt(() -> LuceneStore.open(dir, DIM), "corrupt log record at offset", "was synced and acknowledged");
   }
 
   @Test
   void tornLastRecord_isTruncatedAway_andEverythingBeforeItSurvives() throws IOException {
     Path segment = onlySegment(dir);
-    long size = Files.size(segment);
-    truncate(segment, size - 7); // the last insert was only partly written
+    StoreFixtures.tearLastRecord(segment, 20); // the last insert was only partly written when the crash came
     try (LuceneStore store = LuceneStore.open(dir, DIM, NO_CHECKPOINT)) {
       for (Memory m : written.subList(0, written.size() - 1)) {
         assertThat(store.get("ns", m.id())).contains(m);

@@ -103,6 +103,30 @@ final class StoreFixtures {
     }
   }
 
+  /**
+   * Tears the last record of a log segment the way a crash during its write would: cuts {@code
+   * keep} bytes into it (or drops it whole if negative) and sets the segment's synced watermark back
+   * to the record's start, where the disk's copy of the header would be (the watermark lags the
+   * data's fsync). Returns the torn record's start offset.
+   */
+  static long tearLastRecord(Path segment, long keep) throws IOException {
+    byte[] b = java.nio.file.Files.readAllBytes(segment);
+    java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long pos = WriteAheadLog.HEADER_BYTES;
+    long lastStart = pos;
+    while (pos < b.length) {
+      lastStart = pos;
+      pos += WriteAheadLog.FRAME_BYTES + buf.getInt((int) pos);
+    }
+    long segmentNumber = buf.getLong(8);
+    long baseLsn = buf.getLong(16);
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(segment, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(keep < 0 ? lastStart : lastStart + keep);
+      WriteAheadLog.markSynced(ch, segmentNumber, baseLsn, lastStart - WriteAheadLog.HEADER_BYTES);
+    }
+    return lastStart;
+  }
+
   /** Total bytes of the log segments. */
   static long logBytes(Path dir) throws IOException {
     try (Stream<Path> files = Files.list(dir.resolve("wal"))) {
