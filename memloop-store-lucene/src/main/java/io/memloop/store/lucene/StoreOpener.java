@@ -112,6 +112,7 @@ final class StoreOpener {
         throw StoreFiles.corrupt(latest, "snapshot is for segment " + start.segment());
       }
     }
+    boolean indexExisted = commitLsn >= 0;
     if (commitLsn < 0) {
       if (start.lsn() > 0) {
         throw StoreFiles.corrupt(indexPath, "index is missing but snapshot " + snapshots.lastEntry().getValue()
@@ -145,6 +146,14 @@ final class StoreOpener {
         throw StoreFiles.corrupt(indexPath, "index commit at LSN " + commitLsn + " is past the end of the log at LSN "
             + end.endLsn() + " (log segment " + end.lastSegment() + ")");
       }
+    }
+
+    if (end != null && end.headerTorn() && !(end.lastSegment() > start.segment() || (!indexExisted && end.lastSegment() == 1))) {
+      // A header is forced before the first record goes in, and before the checkpoint (snapshot) or the
+      // first index commit that followed its creation: a segment those name cannot have a torn header.
+      throw StoreFiles.corrupt(StoreFiles.segment(dir, end.lastSegment()), "log segment " + end.lastSegment()
+          + " has no intact header, but it was durable before " + (snapshots.isEmpty() ? "the index commit" : "the last checkpoint")
+          + ": its records were lost");
     }
 
     // Everything checked: repair and tidy up.

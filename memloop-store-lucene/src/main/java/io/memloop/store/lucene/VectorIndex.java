@@ -124,6 +124,14 @@ final class VectorIndex implements Closeable {
       if (!DirectoryReader.indexExists(dir)) {
         return -1;
       }
+      // After a checkpoint the index is the only copy of texts and vectors: every file of the commit is
+      // checked against its checksum (a full read) before the store opens, so damage is refused, not
+      // served. Nothing is written here, so a refused store keeps its files as found.
+      try (DirectoryReader r = DirectoryReader.open(dir)) {
+        for (LeafReaderContext leaf : r.leaves()) {
+          leaf.reader().checkIntegrity();
+        }
+      }
       Map<String, String> data = SegmentInfos.readLatestCommit(dir).getUserData();
       String lsn = data.get(COMMIT_LSN);
       if (lsn == null) {
