@@ -1,9 +1,12 @@
 package io.memloop.cli;
 
+import io.memloop.Checks;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Preset;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -48,6 +51,19 @@ final class EngineOptions {
   @Option(names = "--dimension", paramLabel = "N",
       description = "Dimension of a NEW store (default: the embedding model's, or the first supplied embedding's).")
   @Nullable Integer dimension;
+
+  @Option(names = "--lock-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "How long to wait while another process uses the store (default: ${DEFAULT-VALUE}; 0 fails at once).")
+  String lockTimeout = "10";
+
+  /** The store options these flags ask for. */
+  LuceneStoreOptions storeOptions() {
+    double seconds = Checks.parseDecimal(lockTimeout, "--lock-timeout");
+    if (!(seconds >= 0 && seconds <= 3600)) {
+      throw MemLoopException.invalid("--lock-timeout", "must be in [0, 3600] seconds, got " + lockTimeout);
+    }
+    return LuceneStoreOptions.builder().lockTimeout(Duration.ofMillis(Math.round(seconds * 1000))).build();
+  }
 
   MemLoopConfig config() {
     MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.parse(preset)).toBuilder();

@@ -12,6 +12,7 @@ import io.memloop.embed.Embedder;
 import io.memloop.store.InMemoryStore;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.lucene.LuceneStore;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,6 +64,7 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     // Everything is read and checked before anything is written: a bad line changes nothing.
     MemLoopConfig config = engine.config();
+    LuceneStoreOptions options = engine.storeOptions();
     Checks.requireNamespace(engine.namespace);
     Path dir = persist ? Session.storeDirectory(engine) : null;
     requireOutputIsNotInput();
@@ -71,13 +73,13 @@ final class ReplayCommand implements Callable<Integer> {
       check(e, config);
     }
     Embedder embedder = Session.embedder(engine);
-    MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir) : null;
+    MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir, options) : null;
     MemLoop loop;
     try {
       int dim = dimension(episodes, store, embedder);
       List<float[]> embeddings = embeddings(episodes, dim, embedder);
       if (store == null) {
-        store = persist ? LuceneStore.open(dir, dim) : new InMemoryStore(dim);
+        store = persist ? LuceneStore.open(dir, dim, options) : new InMemoryStore(dim);
       }
       loop = MemLoop.builder().store(store).config(config).seed(seed).build();
       return run(loop, episodes, embeddings, config);

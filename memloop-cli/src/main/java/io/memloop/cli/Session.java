@@ -10,6 +10,7 @@ import io.memloop.embeddings.MiniLmEmbedder;
 import io.memloop.embeddings.OpenAiEmbedder;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.lucene.LuceneStore;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -27,19 +28,20 @@ final class Session {
    */
   static MemLoop open(EngineOptions o, boolean create, @Nullable Intent intent) {
     MemLoopConfig config = o.config();
+    LuceneStoreOptions options = o.storeOptions();
     Checks.requireNamespace(o.namespace);
     Path dir = storeDirectory(o);
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
     MemoryStore store;
     if (LuceneStore.exists(dir)) {
-      store = LuceneStore.open(dir);
+      store = LuceneStore.open(dir, options);
     } else if (create) {
       int dim = o.dimension != null ? o.dimension
           : supplied != null ? supplied.length
           : embedder != null ? embedder.dimension()
           : requireDimension();
-      store = LuceneStore.open(dir, dim);
+      store = LuceneStore.open(dir, dim, options);
     } else {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--store",
           "--store: no MemLoop store at " + dir.toAbsolutePath().normalize()

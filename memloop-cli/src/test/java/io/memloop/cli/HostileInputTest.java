@@ -162,10 +162,10 @@ class HostileInputTest {
     int which = rnd.nextInt(bases.size());
     List<String> args = new ArrayList<>(bases.get(which));
     String command = args.get(0);
-    List<Function<List<String>, String>> poisons = new ArrayList<>(common());
+    List<Function<List<String>, String>> poisons = new ArrayList<>(common(rnd));
     switch (command) {
-      case "remember", "retrieve" -> poisons.addAll(embeddingPoisons());
-      case "reward" -> poisons.addAll(rewardPoisons());
+      case "remember", "retrieve" -> poisons.addAll(embeddingPoisons(rnd));
+      case "reward" -> poisons.addAll(rewardPoisons(rnd));
       case "forget" -> poisons.add(a -> replace(a, "--memory", pick(rnd, "", " ", "m1\n", "../../etc/passwd", "m" + "9".repeat(30), "\u001b[2J")));
       case "replay" -> poisons.addAll(replayPoisons(rnd));
       default -> {}
@@ -187,16 +187,17 @@ class HostileInputTest {
     return new Case(poison, args);
   }
 
-  private final List<Function<List<String>, String>> common() {
+  private List<Function<List<String>, String>> common(Random rnd) {
     return List.of(
-        a -> add(a, "--set", pick(new Random(a.hashCode()), "k1=0", "k1=1.5", "k2=100000", "alpha=2", "alpha=1d", "simStd=4.9e-324",
-            "simMean=NaN", "retrievalTtl=9223372036854775807", "retrievalTtl=PT99999999999999999H", "nope=1", "k1", "=1", "epsilon=0.1",
+        a -> add(a, "--set", pick(rnd, "k1=0", "k1=1.5", "k2=100000", "alpha=2", "alpha=1d", "simStd=4.9e-324",
+            "simMean=NaN", "retrievalTtl=9223372036854775807", "retrievalTtl=PT99999999999999999H", "nope=1", "k1", "=1", "epsilon=2",
             "lambda=NaN", "lambda= 0.5", "qMin=Infinity")),
-        a -> add(a, "--preset", pick(new Random(a.hashCode() + 1), "magic", "", "MEMRL2", "memrl\n")),
-        a -> add(a, "--namespace", pick(new Random(a.hashCode() + 2), "", "a b", "a\nb", "x".repeat(200), "\u001b[31m", "-", "ns/..")),
-        a -> add(a, pick(new Random(a.hashCode() + 3), "--bogus", "-x", "--Store", "@note.txt"), null),
-        a -> add(a, "--embedder", pick(new Random(a.hashCode() + 4), "gpt", "", "openai")),
-        a -> add(a, "--dimension", pick(new Random(a.hashCode() + 5), "0", "-1", "abc", "99999999", "4.0")),
+        a -> add(a, "--preset", pick(rnd, "magic", "", "MEMRL2", "memrl\n")),
+        a -> add(a, "--namespace", pick(rnd, "", "a b", "a\nb", "x".repeat(200), "\u001b[31m", "-", "ns/..")),
+        a -> add(a, pick(rnd, "--bogus", "-x", "--Store", "@note.txt"), null),
+        a -> add(a, "--embedder", pick(rnd, "gpt", "", "openai")),
+        a -> add(a, "--dimension", pick(rnd, "0", "-1", "abc", "99999999", "4.0")),
+        a -> add(a, "--lock-timeout", pick(rnd, "-1", "abc", "1e9", "NaN", "")),
         a -> {
           a.add("--store");
           a.add(work.resolve("note.txt").toString()); // a file, not a directory
@@ -204,18 +205,18 @@ class HostileInputTest {
         });
   }
 
-  private List<Function<List<String>, String>> embeddingPoisons() {
+  private List<Function<List<String>, String>> embeddingPoisons(Random rnd) {
     Path dir = work;
-    return List.of(a -> replace(a, "--embedding", pick(new Random(a.hashCode()), "", "[]", "[1,0,0]", "[\"1\",\"0\",\"0\",\"0\"]",
+    return List.of(a -> replace(a, "--embedding", pick(rnd, "", "[]", "[1,0,0]", "[\"1\",\"0\",\"0\",\"0\"]",
             "[1,0,0,NaN]", "[1e39,0,0,0]", "[0,0,0,0]", "@/dev/zero", "@/dev/urandom", "@" + dir, "@" + dir.resolve("missing.json"),
             "[1,0,0,0", "{\"a\":1}", "@", "@note.txt", "[1,0,0,0] [1]", "[true,0,0,0]", "[1,0,0,0,0]")));
   }
 
-  private List<Function<List<String>, String>> rewardPoisons() {
+  private List<Function<List<String>, String>> rewardPoisons(Random rnd) {
     return List.of(
-        a -> replace(a, "--reward", pick(new Random(a.hashCode()), "1d", "0x1p0", " 1", "1 ", "NaN", "Infinity", "2", "-1.5", "",
+        a -> replace(a, "--reward", pick(rnd, "1d", "0x1p0", " 1", "1 ", "NaN", "Infinity", "2", "-1.5", "",
             "1e400", "\u0661", "1,0", "+-1")),
-        a -> replace(a, "--retrieval", pick(new Random(a.hashCode() + 1), "r999999", "", "r1\n", "../../etc", "\u001b[2J")));
+        a -> replace(a, "--retrieval", pick(rnd, "r999999", "", "r1\n", "../../etc", "\u001b[2J")));
   }
 
   private List<Function<List<String>, String>> replayPoisons(Random rnd) {

@@ -1,6 +1,7 @@
 package io.memloop.store.lucene;
 
 import io.memloop.MemLoopException;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
 
@@ -20,6 +21,13 @@ import java.util.Objects;
  *     background sync makes it durable (sooner if any synced write follows it). 0 syncs every save
  *     before it returns, as inserts, rewards and deletes always are. A crash within this window (and
  *     before the next synced write) loses the retrieval; rewarding it then reports it unknown.
+ * @param maxRetrievalsPerNamespace saved retrievals (rewarded or not) a namespace keeps; past it the
+ *     oldest is evicted and a reward of it reports "unknown" (default 10,000)
+ * @param maxRetrievalBytesPerNamespace estimated heap bytes of saved retrievals a namespace keeps,
+ *     evicting the same way (default 64 MiB); with both bounds a store opens in bounded memory however
+ *     many retrievals were never rewarded
+ * @param lockTimeout how long {@code open} waits while another process holds the store (default 0:
+ *     fail at once); polled every 10 to 200 ms
  * @param clock only stamps the creation time in the store metadata
  */
 public record LuceneStoreOptions(
@@ -29,11 +37,15 @@ public record LuceneStoreOptions(
     int hnswMaxConn,
     int hnswBeamWidth,
     long retrievalSyncDelayMillis,
+    int maxRetrievalsPerNamespace,
+    long maxRetrievalBytesPerNamespace,
+    Duration lockTimeout,
     InstantSource clock) {
 
   static final long MIN_CHECKPOINT_BYTES = 1 << 12;
   static final long MAX_CHECKPOINT_BYTES = 1L << 30;
   static final long MAX_RETRIEVAL_SYNC_DELAY_MILLIS = 10_000;
+  static final Duration MAX_LOCK_TIMEOUT = Duration.ofHours(1);
 
   public LuceneStoreOptions {
     Objects.requireNonNull(clock, "clock");
@@ -53,6 +65,16 @@ public record LuceneStoreOptions(
     if (hnswBeamWidth < hnswMaxConn || hnswBeamWidth > 3200) {
       throw MemLoopException.invalid("hnswBeamWidth", "must be in [hnswMaxConn=" + hnswMaxConn
           + ", 3200], got " + hnswBeamWidth);
+    }
+    if (maxRetrievalsPerNamespace < 1) {
+      throw MemLoopException.invalid("maxRetrievalsPerNamespace", "must be at least 1, got " + maxRetrievalsPerNamespace);
+    }
+    if (maxRetrievalBytesPerNamespace < 1 << 10) {
+      throw MemLoopException.invalid("maxRetrievalBytesPerNamespace", "must be at least 1024, got " + maxRetrievalBytesPerNamespace);
+    }
+    Objects.requireNonNull(lockTimeout, "lockTimeout");
+    if (lockTimeout.isNegative() || lockTimeout.compareTo(MAX_LOCK_TIMEOUT) > 0) {
+      throw MemLoopException.invalid("lockTimeout", "must be in [0, " + MAX_LOCK_TIMEOUT.toSeconds() + " s], got " + lockTimeout);
     }
     if (retrievalSyncDelayMillis < 0 || retrievalSyncDelayMillis > MAX_RETRIEVAL_SYNC_DELAY_MILLIS) {
       throw MemLoopException.invalid("retrievalSyncDelayMillis", "must be in [0, " + MAX_RETRIEVAL_SYNC_DELAY_MILLIS
@@ -76,6 +98,9 @@ public record LuceneStoreOptions(
     private int hnswMaxConn = 16;
     private int hnswBeamWidth = 100;
     private long retrievalSyncDelayMillis = 50;
+    private int maxRetrievalsPerNamespace = 10_000;
+    private long maxRetrievalBytesPerNamespace = 64L << 20;
+    private Duration lockTimeout = Duration.ZERO;
     private InstantSource clock = InstantSource.system();
 
     private Builder() {}
@@ -106,6 +131,24 @@ public record LuceneStoreOptions(
       return this;
     }
 
+    /** Saved retrievals (rewarded or not) a namespace keeps at most; the oldest go first. */
+    public Builder maxRetrievalsPerNamespace(int n) {
+      this.maxRetrievalsPerNamespace = n;
+      return this;
+    }
+
+    /** Estimated heap bytes of saved retrievals a namespace keeps at most; the oldest go first. */
+    public Builder maxRetrievalBytesPerNamespace(long bytes) {
+      this.maxRetrievalBytesPerNamespace = bytes;
+      return this;
+    }
+
+    /** How long {@code open} waits for another process to release the store (0: fail at once). */
+    public Builder lockTimeout(Duration timeout) {
+      this.lockTimeout = timeout;
+      return this;
+    }
+
     public Builder clock(InstantSource clock) {
       this.clock = clock;
       return this;
@@ -114,7 +157,7 @@ public record LuceneStoreOptions(
     public LuceneStoreOptions build() {
       return new LuceneStoreOptions(
           commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth,
-          retrievalSyncDelayMillis, clock);
+          retrievalSyncDelayMillis, maxRetrievalsPerNamespace, maxRetrievalBytesPerNamespace, lockTimeout, clock);
     }
   }
 }

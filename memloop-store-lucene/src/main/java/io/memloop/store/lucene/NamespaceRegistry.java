@@ -15,6 +15,11 @@ import org.jspecify.annotations.Nullable;
 final class NamespaceRegistry {
   private final ConcurrentHashMap<String, NamespaceState> byName = new ConcurrentHashMap<>();
   private volatile NamespaceState[] byId = new NamespaceState[0];
+  private final RetrievalBook.Limits limits;
+
+  NamespaceRegistry(RetrievalBook.Limits limits) {
+    this.limits = limits;
+  }
 
   @Nullable NamespaceState get(String name) {
     return byName.get(name);
@@ -29,7 +34,7 @@ final class NamespaceRegistry {
     NamespaceState ns = byName.get(name);
     if (ns == null) {
       NamespaceState[] ids = byId;
-      ns = new NamespaceState(ids.length, name);
+      ns = new NamespaceState(ids.length, name, limits);
       NamespaceState[] grown = Arrays.copyOf(ids, ids.length + 1);
       grown[ids.length] = ns;
       byId = grown;

@@ -17,10 +17,11 @@ final class NamespaceState {
   final IntList memories = new IntList(16);
   /** Group indices, oldest first; guarded by {@code lock}. */
   final IntList groups = new IntList(16);
-  final RetrievalBook retrievals = new RetrievalBook();
+  final RetrievalBook retrievals;
 
-  NamespaceState(int id, String name) {
+  NamespaceState(int id, String name, RetrievalBook.Limits limits) {
     this.id = id;
     this.name = name;
+    this.retrievals = new RetrievalBook(limits);
   }
 }

@@ -17,6 +17,12 @@ import org.jspecify.annotations.Nullable;
  * "already rewarded" rather than "unknown" (same rule as the in-memory store). Forgetting happens on
  * save, via a heap ordered by forget time, so a save costs O(log n) rather than a scan.
  *
+ * <p><b>Bounded:</b> a book holds at most {@code maxCount} retrievals and about {@code maxBytes} of
+ * them (estimated from their candidate lists); past either, the one soonest to be forgotten (with one
+ * TTL, the oldest) is evicted first, and a reward of it gets "unknown". The same rule applies while
+ * the log is replayed, so memory stays bounded however many retrievals the log holds, and the book
+ * after a reopen is the book before it.
+ *
  * <p>Thread safety: the map is concurrent for lookups; saving and forgetting are synchronized on the
  * book. A {@link Pending}'s claim is guarded by its own monitor.
  */
@@ -39,9 +45,23 @@ final class RetrievalBook {
     }
   }
 
+  /** How many retrievals, and about how many bytes of them, a namespace's book keeps. */
+  record Limits(int maxCount, long maxBytes) {}
+
+  /** Rough heap bytes of a retrieval: the record and its candidates. */
+  static long bytesOf(RetrievalRecord r) {
+    return 200 + 96L * r.candidates().size();
+  }
+
+  private final Limits limits;
+  private long bytes;
   private final ConcurrentHashMap<Long, Pending> bySeq = new ConcurrentHashMap<>();
   private final PriorityQueue<Pending> byForgetAt =
       new PriorityQueue<>(Comparator.comparing((Pending p) -> p.forgetAt).thenComparingLong(p -> p.seq));
+
+  RetrievalBook(Limits limits) {
+    this.limits = limits;
+  }
 
   @Nullable Pending get(long seq) {
     return bySeq.get(seq);
@@ -55,18 +75,31 @@ final class RetrievalBook {
   synchronized long save(Pending p, LongSupplier log) {
     Instant now = p.record.createdAt();
     while (!byForgetAt.isEmpty() && now.isAfter(byForgetAt.peek().forgetAt)) {
-      bySeq.remove(byForgetAt.poll().seq);
+      drop(byForgetAt.poll());
     }
     long lsn = log.getAsLong();
-    bySeq.put(p.seq, p);
-    byForgetAt.add(p);
+    add(p);
+    while (bySeq.size() > limits.maxCount() || (bytes > limits.maxBytes() && bySeq.size() > 1)) {
+      drop(byForgetAt.poll());
+    }
     return lsn;
   }
 
   /** Adds {@code p} as it was at a checkpoint, forgetting nothing. */
   synchronized void restore(Pending p) {
+    add(p);
+  }
+
+  private void add(Pending p) {
     bySeq.put(p.seq, p);
     byForgetAt.add(p);
+    bytes += bytesOf(p.record);
+  }
+
+  private void drop(Pending p) {
+    if (bySeq.remove(p.seq) != null) {
+      bytes -= bytesOf(p.record);
+    }
   }
 
   long countPending(Instant now) {
@@ -77,6 +110,10 @@ final class RetrievalBook {
       }
     }
     return n;
+  }
+
+  int size() {
+    return bySeq.size();
   }
 
   boolean isEmpty() {

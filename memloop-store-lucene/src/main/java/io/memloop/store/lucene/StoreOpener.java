@@ -75,12 +75,7 @@ final class StoreOpener {
     try {
       Files.createDirectories(dir);
       lockDir = FSDirectory.open(dir);
-      try {
-        lock = lockDir.obtainLock(StoreFiles.LOCK);
-      } catch (LockObtainFailedException e) {
-        throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "dir",
-            "store " + dir + " is in use by another process (" + e.getMessage() + ")");
-      }
+      lock = obtainLock(lockDir, dir, options.lockTimeout());
       Opened opened = recover(dir, dimension, options, lockDir, lock);
       lock = null; // owned by the store now
       lockDir = null;
@@ -102,7 +97,8 @@ final class StoreOpener {
     Path indexPath = dir.resolve(StoreFiles.INDEX_DIR);
     long commitLsn = VectorIndex.committedLsn(indexPath);
 
-    StoreState state = new StoreState();
+    StoreState state = new StoreState(
+        new RetrievalBook.Limits(options.maxRetrievalsPerNamespace(), options.maxRetrievalBytesPerNamespace()));
     TreeMap<Long, Path> snapshots = StoreFiles.snapshots(dir);
     Snapshot.Position start = new Snapshot.Position(1, 0, true);
     if (!snapshots.isEmpty()) {
@@ -202,6 +198,36 @@ final class StoreOpener {
       }
       index.abandon();
       throw e;
+    }
+  }
+
+  /**
+   * The store's lock, waiting up to {@code timeout} for another process (or another open store in
+   * this one) to release it: polled with a backoff from 10 to 200 ms.
+   */
+  private static Lock obtainLock(Directory lockDir, Path dir, java.time.Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long backoffMillis = 10;
+    while (true) {
+      try {
+        return lockDir.obtainLock(StoreFiles.LOCK);
+      } catch (LockObtainFailedException e) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "dir",
+              "store " + dir + " is in use by another process"
+                  + (timeout.isZero() ? "" : "; waited " + timeout.toMillis() / 1000.0 + " s for it")
+                  + "; retry, wait longer (--lock-timeout), or let one process serve the clients");
+        }
+        try {
+          Thread.sleep(Math.min(backoffMillis, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left) + 1));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "dir",
+              "store " + dir + ": interrupted while waiting for its lock");
+        }
+        backoffMillis = Math.min(200, backoffMillis * 2);
+      }
     }
   }
 

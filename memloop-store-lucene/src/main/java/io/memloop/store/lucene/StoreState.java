@@ -19,9 +19,13 @@ import org.jspecify.annotations.Nullable;
 final class StoreState {
   final MemoryTable memories = new MemoryTable();
   final GroupTable groups = new GroupTable();
-  final NamespaceRegistry namespaces = new NamespaceRegistry();
+  final NamespaceRegistry namespaces;
   final Stripes stripes = new Stripes();
   final AtomicLong sequence = new AtomicLong();
+
+  StoreState(RetrievalBook.Limits retrievalLimits) {
+    this.namespaces = new NamespaceRegistry(retrievalLimits);
+  }
 
   /**
    * Makes a reserved memory slot part of its group and namespace. Caller holds {@code ns}'s write
