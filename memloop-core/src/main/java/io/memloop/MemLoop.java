@@ -10,9 +10,11 @@ import io.memloop.store.StoreCounts;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.DoubleAdder;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -40,6 +42,10 @@ public final class MemLoop implements AutoCloseable {
   private final MemoryStore store;
   private final @Nullable Embedder embedder;
   private final MemLoopConfig config;
+  private final boolean configExplicit;
+  private final boolean reconfigure;
+  /** Each namespace's effective configuration, resolved against the store once per engine. */
+  private final ConcurrentHashMap<String, MemLoopConfig> configs = new ConcurrentHashMap<>();
   private final InstantSource clock;
   private final SplittableRandom random;
 
@@ -47,6 +53,8 @@ public final class MemLoop implements AutoCloseable {
     this.store = Objects.requireNonNull(b.store, "store");
     this.embedder = b.embedder;
     this.config = b.config;
+    this.configExplicit = b.configExplicit;
+    this.reconfigure = b.reconfigure;
     this.clock = b.clock;
     this.random = new SplittableRandom(b.seed);
     if (embedder != null && embedder.dimension() != store.dimension()) {
@@ -60,8 +68,54 @@ public final class MemLoop implements AutoCloseable {
     return new Builder();
   }
 
+  /** The configuration this engine was built with (a namespace may have its own: {@link #config(String)}). */
   public MemLoopConfig config() {
     return config;
+  }
+
+  /**
+   * The configuration {@code namespace} runs under. A store records each namespace's configuration
+   * the first time an engine retrieves, rewards or remembers in it; later engines use the recorded
+   * one. An engine built with an explicit {@link Builder#config} that differs from the recorded one
+   * fails with CONFLICT naming the knobs, unless built with {@link Builder#reconfigure()}, which
+   * records its configuration instead. Resolving records the engine's configuration for a namespace
+   * that has none.
+   *
+   * @throws MemLoopException CONFLICT on a mismatch; STORE_CORRUPT if the recorded settings are unreadable
+   */
+  public MemLoopConfig config(String namespace) {
+    Checks.requireNamespace(namespace);
+    return configs.computeIfAbsent(namespace, this::resolveConfig);
+  }
+
+  /** The configuration recorded for {@code namespace}, without recording anything. */
+  public Optional<MemLoopConfig> recordedConfig(String namespace) {
+    Checks.requireNamespace(namespace);
+    return store.settings(namespace).map(s -> parseSettings(namespace, s));
+  }
+
+  private MemLoopConfig resolveConfig(String namespace) {
+    Optional<MemLoopConfig> recorded = recordedConfig(namespace);
+    if (recorded.isEmpty() || (reconfigure && !recorded.get().equals(config))) {
+      store.saveSettings(namespace, config.toSettings());
+      return config;
+    }
+    if (configExplicit && !recorded.get().equals(config)) {
+      throw new MemLoopException(MemLoopException.Reason.CONFLICT, "config",
+          "config: namespace '" + namespace + "' is configured differently ("
+              + String.join(", ", recorded.get().differences(config))
+              + "); use the recorded configuration (give none), or replace it deliberately (CLI: --reconfigure)");
+    }
+    return recorded.get();
+  }
+
+  private static MemLoopConfig parseSettings(String namespace, Map<String, String> settings) {
+    try {
+      return MemLoopConfig.fromSettings(settings);
+    } catch (MemLoopException e) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "config",
+          "config: the settings recorded for namespace '" + namespace + "' are unreadable: " + e.getMessage(), e);
+    }
   }
 
   public MemoryStore store() {
@@ -76,6 +130,7 @@ public final class MemLoop implements AutoCloseable {
   public Retrieval retrieve(String namespace, Intent intent) {
     Checks.requireNamespace(namespace);
     float[] query = embeddingOf(intent);
+    MemLoopConfig config = config(namespace);
     var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
     TwoPhaseSelector.Selection selection;
     synchronized (random) {
@@ -100,6 +155,7 @@ public final class MemLoop implements AutoCloseable {
     Checks.requireNamespace(namespace);
     Checks.requireNonBlank(retrievalId, "retrievalId");
     Checks.requireFinite(reward, "reward");
+    MemLoopConfig config = config(namespace);
     if (reward < config.rewardMin() || reward > config.rewardMax()) {
       throw MemLoopException.invalid(
           "reward", "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
@@ -138,6 +194,7 @@ public final class MemLoop implements AutoCloseable {
     Checks.requireNonBlank(experience, "experience");
     Objects.requireNonNull(outcome, "outcome");
     float[] embedding = embeddingOf(intent);
+    MemLoopConfig config = config(namespace);
     return store.insert(
         new NewMemory(
             namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
@@ -241,6 +298,8 @@ public final class MemLoop implements AutoCloseable {
     private @Nullable MemoryStore store;
     private @Nullable Embedder embedder;
     private MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT);
+    private boolean configExplicit;
+    private boolean reconfigure;
     private InstantSource clock = InstantSource.system();
     private long seed = 0x5EED_ADD5L;
 
@@ -257,8 +316,21 @@ public final class MemLoop implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The configuration for namespaces the store has none recorded for; where it has one that
+     * differs, the engine fails with CONFLICT (see {@link MemLoop#config(String)}). Without this
+     * call the engine uses each namespace's recorded configuration, and {@link Preset#DEFAULT} for
+     * new namespaces.
+     */
     public Builder config(MemLoopConfig config) {
       this.config = Objects.requireNonNull(config, "config");
+      this.configExplicit = true;
+      return this;
+    }
+
+    /** Records the {@link #config} in every namespace this engine uses, replacing what was recorded. */
+    public Builder reconfigure() {
+      this.reconfigure = true;
       return this;
     }
 

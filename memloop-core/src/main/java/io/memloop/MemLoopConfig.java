@@ -2,6 +2,7 @@ package io.memloop;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -180,6 +181,52 @@ public record MemLoopConfig(
       case FAILURE -> qInitFailure;
       case UNKNOWN -> qInitUnknown;
     };
+  }
+
+  /**
+   * Every knob as text, the form a store records per namespace ({@link
+   * io.memloop.store.MemoryStore#saveSettings}); {@link #fromSettings} reads it back exactly.
+   */
+  public Map<String, String> toSettings() {
+    Map<String, String> m = new LinkedHashMap<>();
+    asMap().forEach((k, v) -> m.put(k, String.valueOf(v)));
+    return m;
+  }
+
+  /**
+   * The configuration {@link #toSettings()} wrote.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming a missing, unknown or bad knob
+   */
+  public static MemLoopConfig fromSettings(Map<String, String> settings) {
+    Builder b = builder();
+    java.util.Set<String> canonical = preset(Preset.DEFAULT).asMap().keySet();
+    for (String knob : canonical) {
+      String v = settings.get(knob);
+      if (v == null) {
+        throw MemLoopException.invalid(knob, "is missing from the recorded settings");
+      }
+      b.set(knob, v);
+    }
+    for (String k : settings.keySet()) {
+      if (!canonical.contains(k)) {
+        throw MemLoopException.invalid(k, "unknown knob in the recorded settings (known: " + String.join(", ", canonical) + ")");
+      }
+    }
+    return b.build();
+  }
+
+  /** The knobs whose values differ from {@code other}'s, as {@code knob: this -> other}. */
+  public List<String> differences(MemLoopConfig other) {
+    Map<String, Object> a = asMap();
+    Map<String, Object> b = other.asMap();
+    List<String> out = new ArrayList<>();
+    a.forEach((k, v) -> {
+      if (!v.equals(b.get(k))) {
+        out.add(k + " " + v + " -> " + b.get(k));
+      }
+    });
+    return out;
   }
 
   /** Every knob by name, for printing and for {@code stats --json}. */

@@ -1,6 +1,7 @@
 package io.memloop.cli;
 
 import io.memloop.Checks;
+import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Preset;
@@ -22,9 +23,14 @@ final class EngineOptions {
       description = "Namespace (tenant) to work in (default: ${DEFAULT-VALUE}).")
   String namespace = "default";
 
-  @Option(names = "--preset", paramLabel = "NAME", defaultValue = "default",
-      description = "Config preset: default, memrl or similarity (default: ${DEFAULT-VALUE}).")
-  String preset = "default";
+  @Option(names = "--preset", paramLabel = "NAME",
+      description = "Config preset: default, memrl or similarity. A namespace keeps the configuration it was first "
+          + "used with; without --preset and --set a command uses that one, with them it must match (or --reconfigure).")
+  @Nullable String preset;
+
+  @Option(names = "--reconfigure",
+      description = "Record --preset/--set as the namespace's configuration, replacing the recorded one.")
+  boolean reconfigure;
 
   @Option(names = "--set", paramLabel = "KNOB=VALUE",
       description = "Override one knob of the preset, e.g. --set k1=10 --set epsilon=0.1 (repeatable).")
@@ -56,6 +62,18 @@ final class EngineOptions {
       description = "How long to wait while another process uses the store (default: ${DEFAULT-VALUE}; 0 fails at once).")
   String lockTimeout = "10";
 
+  /** An engine builder with these flags' configuration choice (see {@link MemLoop#config(String)}). */
+  MemLoop.Builder engineBuilder(MemLoopConfig config) {
+    MemLoop.Builder b = MemLoop.builder();
+    if (explicitConfig()) {
+      b.config(config);
+    }
+    if (reconfigure) {
+      b.reconfigure();
+    }
+    return b;
+  }
+
   /** The store options these flags ask for. */
   LuceneStoreOptions storeOptions() {
     double seconds = Checks.parseDecimal(lockTimeout, "--lock-timeout");
@@ -65,8 +83,21 @@ final class EngineOptions {
     return LuceneStoreOptions.builder().lockTimeout(Duration.ofMillis(Math.round(seconds * 1000))).build();
   }
 
+  /** Whether the command names a configuration (--preset or --set) rather than using the recorded one. */
+  boolean explicitConfig() {
+    return preset != null || !overrides.isEmpty();
+  }
+
+  /** The preset's name as given, or the default's. */
+  String presetName() {
+    return preset != null ? preset : Preset.DEFAULT.id();
+  }
+
   MemLoopConfig config() {
-    MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.parse(preset)).toBuilder();
+    if (reconfigure && !explicitConfig()) {
+      throw MemLoopException.invalid("--reconfigure", "needs the new configuration: give --preset and/or --set");
+    }
+    MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.parse(presetName())).toBuilder();
     for (String o : overrides) {
       int eq = o.indexOf('=');
       if (eq <= 0) {

@@ -69,20 +69,22 @@ final class ReplayCommand implements Callable<Integer> {
     Path dir = persist ? Session.storeDirectory(engine) : null;
     requireOutputIsNotInput();
     List<ReplayEpisode> episodes = read();
-    for (ReplayEpisode e : episodes) {
-      check(e, config);
-    }
     Embedder embedder = Session.embedder(engine);
     MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir, options) : null;
     MemLoop loop;
     try {
+      MemLoop probe = store == null ? null : engine.engineBuilder(config).store(store).build();
+      for (ReplayEpisode e : episodes) {
+        checkNamespace(e);
+        checkReward(e, effectiveConfig(probe, e, config));
+      }
       int dim = dimension(episodes, store, embedder);
       List<float[]> embeddings = embeddings(episodes, dim, embedder);
       if (store == null) {
         store = persist ? LuceneStore.open(dir, dim, options) : new InMemoryStore(dim);
       }
-      loop = MemLoop.builder().store(store).config(config).seed(seed).build();
-      return run(loop, episodes, embeddings, config);
+      loop = engine.engineBuilder(config).store(store).seed(seed).build();
+      return run(loop, episodes, embeddings);
     } finally {
       if (store != null) {
         store.close();
@@ -90,8 +92,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
   }
 
-  private int run(MemLoop loop, List<ReplayEpisode> episodes, List<float[]> embeddings, MemLoopConfig config)
-      throws IOException {
+  private int run(MemLoop loop, List<ReplayEpisode> episodes, List<float[]> embeddings) throws IOException {
     try (PrintWriter out = writer()) {
       int successes = 0;
       for (int i = 0; i < episodes.size(); i++) {
@@ -99,6 +100,7 @@ final class ReplayCommand implements Callable<Integer> {
         String ns = e.namespace() != null ? e.namespace() : engine.namespace;
         Intent intent = Intent.of(e.intent(), embeddings.get(i));
         Retrieval r = loop.retrieve(ns, intent);
+        MemLoopConfig config = loop.config(ns);
         double reward = e.rewardWithin(config.rewardMin(), config.rewardMax());
         RewardResult rewarded = loop.reward(ns, r.id(), reward);
         Memory added = loop.remember(ns, intent, e.experience(), e.outcomeOr(reward));
@@ -118,14 +120,34 @@ final class ReplayCommand implements Callable<Integer> {
         row.put("intentId", added.intentId());
         out.println(Json.write(row));
       }
-      spec.commandLine().getErr().printf(Locale.ROOT, "replayed %d episodes (%d with positive reward) under preset %s%n",
-          episodes.size(), successes, engine.preset);
+      spec.commandLine().getErr().printf(Locale.ROOT, "replayed %d episodes (%d with positive reward) under %s%n",
+          episodes.size(), successes, engine.explicitConfig() ? "preset " + engine.presetName() : "the recorded configuration");
     }
     return 0;
   }
 
+  /**
+   * The configuration {@code e}'s namespace will run under, read without recording anything: the
+   * recorded one of a persistent store, unless this command names another (a conflict, or with
+   * --reconfigure the new one).
+   */
+  private MemLoopConfig effectiveConfig(@Nullable MemLoop probe, ReplayEpisode e, MemLoopConfig requested) {
+    if (probe == null) {
+      return requested;
+    }
+    String ns = e.namespace() != null ? e.namespace() : engine.namespace;
+    return probe.recordedConfig(ns).map(recorded -> {
+      if (engine.explicitConfig() && !engine.reconfigure && !recorded.equals(requested)) {
+        throw new MemLoopException(MemLoopException.Reason.CONFLICT, "config",
+            "config: namespace '" + ns + "' is configured differently (" + String.join(", ", recorded.differences(requested))
+                + "); drop --preset/--set to use the recorded configuration, or add --reconfigure");
+      }
+      return engine.reconfigure ? requested : recorded;
+    }).orElse(requested);
+  }
+
   /** What the engine would reject mid-replay, rejected up front with the line. */
-  private void check(ReplayEpisode e, MemLoopConfig config) {
+  private static void checkNamespace(ReplayEpisode e) {
     if (e.namespace() != null) {
       try {
         Checks.requireNamespace(e.namespace());
@@ -133,10 +155,13 @@ final class ReplayCommand implements Callable<Integer> {
         throw ReplayEpisode.fail(e.line(), "namespace", ex.getMessage().substring("namespace: ".length()));
       }
     }
+  }
+
+  private static void checkReward(ReplayEpisode e, MemLoopConfig config) {
     double reward = e.rewardWithin(config.rewardMin(), config.rewardMax());
     if (reward < config.rewardMin() || reward > config.rewardMax()) {
       throw ReplayEpisode.fail(e.line(), "reward",
-          "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "] (preset " + engine.preset + "), got " + reward);
+          "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
     }
   }
 

@@ -54,7 +54,7 @@ final class Session {
           + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
           + "; give --embedding, or the --embedder the store was made with");
     }
-    return MemLoop.builder().store(store).embedder(modelFits ? embedder : null).config(config).build();
+    return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).build();
   }
 
   /** {@code --store}: a directory, or a path where one can be made; never empty. */

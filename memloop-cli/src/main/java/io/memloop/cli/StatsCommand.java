@@ -32,7 +32,14 @@ final class StatsCommand implements Callable<Integer> {
         o.put("store", engine.store.toAbsolutePath().normalize().toString());
         o.put("dimension", loop.store().dimension());
         o.put("config", loop.config().asMap());
-        o.put("namespaces", namespaces.stream().map(ns -> Json.stats(loop.stats(ns))).toList());
+        o.put("namespaces", namespaces.stream().map(ns -> {
+          Map<String, Object> n = Json.stats(loop.stats(ns));
+          var recorded = loop.recordedConfig(ns);
+          // The configuration the namespace runs under: the recorded one, or what its first use would record.
+          n.put("config", recorded.orElse(loop.config()).asMap());
+          n.put("configRecorded", recorded.isPresent());
+          return n;
+        }).toList());
         out.println(Json.write(o));
         return 0;
       }

@@ -33,6 +33,7 @@ public final class InMemoryStore implements MemoryStore {
   private final int dimension;
   private final AtomicLong sequence = new AtomicLong();
   private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public InMemoryStore(int dimension) {
@@ -232,6 +233,16 @@ public final class InMemoryStore implements MemoryStore {
     } finally {
       ns.lock.readLock().unlock();
     }
+  }
+
+  @Override
+  public Optional<Map<String, String>> settings(String namespace) {
+    return Optional.ofNullable(settings.get(namespace));
+  }
+
+  @Override
+  public void saveSettings(String namespace, Map<String, String> values) {
+    settings.put(namespace, Map.copyOf(values));
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.memloop.store;
 import io.memloop.Memory;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -75,6 +76,18 @@ public interface MemoryStore extends AutoCloseable {
   StoreCounts counts(String namespace, Instant now);
 
   Set<String> namespaces();
+
+  /**
+   * The configuration recorded for {@code namespace} (knob name to value, as
+   * {@link io.memloop.MemLoopConfig#toSettings()} writes it), if one was recorded.
+   */
+  Optional<Map<String, String>> settings(String namespace);
+
+  /**
+   * Records {@code settings} as {@code namespace}'s configuration, replacing any earlier one; durable
+   * on return for a durable store. Keys and values are single-line text.
+   */
+  void saveSettings(String namespace, Map<String, String> settings);
 
   /** Flushes and releases resources; further calls fail. */
   @Override

@@ -355,4 +355,22 @@ public abstract class MemoryStoreContract {
     assertThat(store.recall("ns", probe.intentEmbedding(), 1, 0.0).get(0).memories())
         .extracting(Memory::id).contains(probe.id());
   }
+
+  @Test
+  void settings_arePerNamespace_replacedWhole_andSurviveAReopen() throws Exception {
+    assertThat(store.settings("ns")).isEmpty();
+    store.saveSettings("ns", Map.of("k1", "5", "lambda", "0.5"));
+    store.saveSettings("other", Map.of("k1", "7"));
+    store.saveSettings("ns", Map.of("k1", "10"));
+    assertThat(store.settings("ns")).contains(Map.of("k1", "10"));
+    assertThat(store.settings("other")).contains(Map.of("k1", "7"));
+    assertThat(store.settings("nobody")).isEmpty();
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.settings("ns")).contains(Map.of("k1", "10"));
+    assertThat(store.settings("other")).contains(Map.of("k1", "7"));
+  }
 }

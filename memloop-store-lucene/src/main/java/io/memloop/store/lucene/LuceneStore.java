@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -66,6 +67,7 @@ public final class LuceneStore implements MemoryStore {
   private final WriteAheadLog wal;
   private final VectorIndex index;
   private final boolean syncEachRetrieval;
+  private final SettingsFile settings;
 
   private LuceneStore(Path dir, LuceneStoreOptions options, StoreOpener.Opened parts,
       DeferredSync.@Nullable Scheduler scheduler) {
@@ -75,6 +77,7 @@ public final class LuceneStore implements MemoryStore {
     this.wal = parts.wal();
     this.index = parts.index();
     this.syncEachRetrieval = options.retrievalSyncDelayMillis() == 0;
+    this.settings = parts.settings();
     this.lifecycle = new StoreLifecycle(dir, options, parts,
         scheduler != null ? scheduler : DeferredSync.thread("memloop-log-sync " + dir));
     this.inserter = new Inserter(dir, dimension, state, wal, parts.index(), lifecycle);
@@ -305,6 +308,22 @@ public final class LuceneStore implements MemoryStore {
       ns.lock.readLock().unlock();
     }
     return new StoreCounts(memories, groups, ns.retrievals.countPending(now));
+  }
+
+  @Override
+  public Optional<Map<String, String>> settings(String namespace) {
+    lifecycle.ensureUsable();
+    return Optional.ofNullable(settings.get(namespace));
+  }
+
+  @Override
+  public void saveSettings(String namespace, Map<String, String> values) {
+    lifecycle.ensureUsable();
+    try {
+      settings.save(namespace, values);
+    } catch (IOException e) {
+      throw StoreFiles.unavailable(dir.resolve(SettingsFile.NAME), "writing", e);
+    }
   }
 
   @Override

@@ -48,11 +48,12 @@ final class StoreOpener {
    */
   static final long UNCLEAN_ID_GAP = 1L << 32;
 
-  private static final Set<String> OURS = Set.of(StoreFiles.META, StoreFiles.WAL_DIR, StoreFiles.INDEX_DIR);
+  private static final Set<String> OURS =
+      Set.of(StoreFiles.META, StoreFiles.WAL_DIR, StoreFiles.INDEX_DIR, SettingsFile.NAME);
 
   /** An opened store's parts. */
   record Opened(StoreMeta meta, Directory lockDirectory, Lock lock, StoreState state, WriteAheadLog wal,
-      VectorIndex index) {}
+      VectorIndex index, SettingsFile settings) {}
 
   private StoreOpener() {}
 
@@ -94,6 +95,7 @@ final class StoreOpener {
   private static Opened recover(Path dir, int dimension, LuceneStoreOptions options, Directory lockDir, Lock lock)
       throws IOException {
     StoreMeta meta = readOrCreateMeta(dir, dimension, options);
+    SettingsFile settings = SettingsFile.read(dir);
     Path indexPath = dir.resolve(StoreFiles.INDEX_DIR);
     long commitLsn = VectorIndex.committedLsn(indexPath);
 
@@ -191,7 +193,7 @@ final class StoreOpener {
       long floor = state.sequence.get() + (clean ? 0 : UNCLEAN_ID_GAP);
       state.raiseSequence(floor);
       wal.awaitDurable(wal.append(new WalRecord.SequenceFloor(floor)::encode));
-      return new Opened(meta, lockDir, lock, state, wal, index);
+      return new Opened(meta, lockDir, lock, state, wal, index, settings);
     } catch (IOException | RuntimeException e) {
       if (wal != null) {
         wal.abandon();

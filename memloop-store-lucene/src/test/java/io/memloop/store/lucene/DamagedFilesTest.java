@@ -65,6 +65,7 @@ class DamagedFilesTest {
     var r = select(store, "team-a", a.get(1).id(), a.get(2).id());
     store.applyReward("team-a", r.id(), T0, (id, u) -> new Utility(u.q() + 0.3 * (1 - u.q()), u.visits() + 1));
     select(store, "team-a", a.get(4).id());
+    store.saveSettings("team-a", io.memloop.MemLoopConfig.preset(io.memloop.Preset.MEMRL).toSettings());
     store.checkpoint();
     for (int i = 30; i < 45; i++) {
       insert(store, "team-a", randomUnit(rnd, DIM), "after the checkpoint " + i, 0);
@@ -83,7 +84,7 @@ class DamagedFilesTest {
   static String logical(LuceneStore store) {
     StringBuilder b = new StringBuilder();
     for (String ns : new TreeSet<>(store.namespaces())) {
-      b.append(ns).append(' ').append(store.counts(ns, T0)).append('\n');
+      b.append(ns).append(' ').append(store.counts(ns, T0)).append(' ').append(store.settings(ns)).append('\n');
       store.forEachMemory(ns, m -> b.append(m.id()).append(' ').append(m.intentId()).append(' ')
           .append(m.intentText()).append(' ').append(Arrays.toString(m.intentEmbedding())).append(' ')
           .append(m.experience()).append(' ').append(m.outcome()).append(' ').append(m.q()).append(' ')
@@ -106,6 +107,7 @@ class DamagedFilesTest {
     assertThat(files).extracting(p -> p.getFileName().toString())
         .as("every file kind is damaged somewhere")
         .anyMatch(n -> n.endsWith(".wal")).anyMatch(n -> n.startsWith("segments_")).anyMatch(n -> n.equals("memloop.meta"))
+        .anyMatch(n -> n.equals(SettingsFile.NAME)).anyMatch(n -> n.endsWith(".snap"))
         .anyMatch(n -> n.endsWith(".cfs") || n.endsWith(".vec") || n.endsWith(".fdt"));
     List<String> failures = new ArrayList<>();
     int cases = 0;
