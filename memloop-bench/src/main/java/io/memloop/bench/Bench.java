@@ -120,6 +120,9 @@ public final class Bench {
   static Strategy strategy(String name, Environment env) {
     return switch (name) {
       case "no-memory" -> Strategy.noMemory();
+      case "rag" -> RagStrategy.all();
+      case "rag-success" -> RagStrategy.successesOnly();
+      case "recent" -> new RecentStrategy();
       case "similarity" -> Strategy.preset(Preset.SIMILARITY);
       case "memp" -> Strategy.memp();
       case "memrl" -> Strategy.preset(Preset.MEMRL);

@@ -26,7 +26,7 @@ public record BenchOptions(
 
   /** Strategy names, in report order: floor first, ceiling last. */
   public static final List<String> STRATEGIES =
-      List.of("no-memory", "similarity", "memp", "memrl", "default", "oracle");
+      List.of("no-memory", "rag", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
 
   public static final List<String> ENVIRONMENTS = EnvironmentCatalog.names();
 

@@ -50,17 +50,23 @@ class BenchTest {
     }
   }
 
+  /**
+   * The oracle bounds the engine's strategies, which choose from the same intent-grouped pool, and
+   * they all beat the floor. The plain baselines are not bounded by it: rag, newest first over
+   * individual memories, beats this oracle on text-world and hard-questions, and recent can fall below
+   * no-memory on sql (it shows the latest failures and twins). That is what they measure, so they are
+   * left out here.
+   */
   @Test
-  void oracleIsTheCeiling_andNoMemoryTheFloor_onAverage() {
+  void oracleIsTheCeiling_andNoMemoryTheFloor_onAverage_forTheEngineStrategies() {
+    List<String> engine = List.of("similarity", "memp", "memrl", "default");
     for (EnvironmentSummary env : report.environments()) {
       double oracle = env.strategy("oracle").orElseThrow().lastEpochAccuracy().mean();
       double floor = env.strategy("no-memory").orElseThrow().lastEpochAccuracy().mean();
-      for (StrategySummary s : env.strategies()) {
+      for (StrategySummary s : env.strategies().stream().filter(x -> engine.contains(x.strategy())).toList()) {
         double mean = s.lastEpochAccuracy().mean();
         assertThat(oracle).as("%s: oracle vs %s", env.environment(), s.strategy()).isGreaterThanOrEqualTo(mean);
-        if (!s.strategy().equals("no-memory")) {
-          assertThat(mean).as("%s: %s vs no-memory", env.environment(), s.strategy()).isGreaterThanOrEqualTo(floor);
-        }
+        assertThat(mean).as("%s: %s vs no-memory", env.environment(), s.strategy()).isGreaterThanOrEqualTo(floor);
       }
     }
   }
