@@ -34,6 +34,29 @@ public final class BenchData {
     }
   }
 
+  /** An environment's finding (see {@link Headline}) as JSON. */
+  static Map<String, Object> headline(Headline h) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("best", Map.of("strategy", h.best().strategy(), "lastEpochAccuracy", h.best().mean()));
+    h.overNoMemory().ifPresent(c -> o.put("bestOverNoMemory", comparison(c)));
+    h.overBaseline().ifPresent(c -> o.put("bestOverNextBest", comparison(c)));
+    h.defaultVsBaseline().ifPresent(c -> o.put("defaultOverBestBaseline", comparison(c)));
+    o.put("identical", h.identical());
+    return o;
+  }
+
+  private static Map<String, Object> comparison(Headline.Comparison c) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("strategy", c.a().strategy());
+    o.put("against", c.b().strategy());
+    o.put("meanDifference", c.difference().mean());
+    o.put("ci95Low", c.difference().low());
+    o.put("ci95High", c.difference().high());
+    o.put("n", c.difference().n());
+    o.put("verdict", c.difference().verdict());
+    return o;
+  }
+
   static Map<String, Object> summary(BenchReport report) {
     Map<String, Object> root = new LinkedHashMap<>();
     BenchOptions o = report.options();
@@ -75,6 +98,7 @@ public final class BenchData {
         strategies.put(s.strategy(), m);
       }
       e.put("strategies", strategies);
+      e.put("headline", headline(Headline.of(env)));
       envs.put(env.environment(), e);
     }
     root.put("environments", envs);

@@ -58,9 +58,21 @@ public final class BenchReport {
     return runs;
   }
 
-  /** The summary table: one Markdown table per environment, mean ± sample std over seeds. */
+  /** Each environment's finding, in environment order. */
+  List<Headline> headlines() {
+    return environments.stream().map(Headline::of).toList();
+  }
+
+  /**
+   * The findings first (per environment: the best strategy, its gain over no memory and over the next
+   * best, MemLoop default against the best other baseline, with 95 % intervals), then one Markdown
+   * table per environment, mean ± sample std over seeds.
+   */
   public String toMarkdown() {
     StringBuilder out = new StringBuilder();
+    out.append("Findings (last-epoch accuracy; gains are paired per-seed differences, mean [95 % t-interval]):\n\n");
+    headlines().forEach(h -> out.append(h.toMarkdown()));
+    out.append('\n');
     out.append(String.format(Locale.ROOT,
         "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %.0f s%n%n",
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),

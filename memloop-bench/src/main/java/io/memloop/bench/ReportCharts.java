@@ -81,6 +81,11 @@ final class ReportCharts {
           ? new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10.0f, new float[] {8.0f, 5.0f}, 0.0f)
           : new BasicStroke(2.0f);
     }
+
+    /** A dotted line over the series it repeats, so both stay visible. */
+    static BasicStroke repeat() {
+      return new BasicStroke(2.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10.0f, new float[] {1.0f, 6.0f}, 0.0f);
+    }
   }
 
   /** Every strategy of the report, in order of first appearance (the options' report order). */
@@ -90,16 +95,30 @@ final class ReportCharts {
     return List.copyOf(names);
   }
 
-  /** Mean epoch accuracy per epoch per strategy, with a band of mean ± std over seeds. */
+  /**
+   * Mean epoch accuracy per epoch per strategy; bands of mean ± std over seeds for the two strategies
+   * the finding compares (MemLoop default, or the best strategy, and the best other baseline), so the
+   * bands that matter are not lost under the others.
+   */
   static XYChart learningCurves(EnvironmentSummary env, Palette palette) {
-    return perEpoch(env, palette, "Learning curves: " + env.environment(), "accuracy (mean ± std over seeds)",
+    return perEpoch(env, palette, "Learning curves: " + env.environment(), "accuracy (mean over seeds)",
         StrategySummary::epochAccuracy);
   }
 
-  /** CSR after each epoch per strategy (fraction of tasks solved at least once), mean ± std over seeds. */
+  /** CSR after each epoch per strategy (fraction of tasks solved at least once), mean over seeds. */
   static XYChart cumulativeSuccess(EnvironmentSummary env, Palette palette) {
-    return perEpoch(env, palette, "Cumulative success rate: " + env.environment(), "CSR (mean ± std over seeds)",
+    return perEpoch(env, palette, "Cumulative success rate: " + env.environment(), "CSR (mean over seeds)",
         ReportCharts::csrPerEpoch);
+  }
+
+  /** The strategies whose spread is drawn: the two the environment's finding compares. */
+  static Set<String> banded(Headline h) {
+    Set<String> out = new LinkedHashSet<>();
+    h.defaultVsBaseline().or(h::overBaseline).ifPresent(c -> {
+      out.add(c.a().strategy());
+      out.add(c.b().strategy());
+    });
+    return out;
   }
 
   /** CSR per epoch over seeds, from each run's {@link LearningCurve#cumulativeSuccess()}. */
@@ -121,9 +140,11 @@ final class ReportCharts {
     Map<String, List<Spread>> curves = new LinkedHashMap<>();
     env.strategies().forEach(s -> curves.put(s.strategy(), metric.apply(s)));
     int epochs = curves.values().stream().mapToInt(List::size).max().orElse(1);
+    Headline finding = Headline.of(env);
+    Set<String> banded = banded(finding);
     // Bands first: XChart paints in insertion order, so every line stays on top of every band.
     curves.forEach((strategy, spreads) -> {
-      if (spreads.size() > 1 && spreads.stream().anyMatch(sp -> sp.std() > 0)) {
+      if (banded.contains(strategy) && spreads.size() > 1 && spreads.stream().anyMatch(sp -> sp.std() > 0)) {
         band(chart, strategy, spreads, palette.color(strategy));
       }
     });
@@ -139,10 +160,12 @@ final class ReportCharts {
         x[i] = i + 1;
         y[i] = spreads.get(i).mean();
       }
-      XYSeries line = chart.addSeries(strategy, x, y);
+      String same = finding.identical().get(strategy);
+      String label = (same == null ? strategy : strategy + " (= " + same + ")") + (banded.contains(strategy) ? " \u00b1 std" : "");
+      XYSeries line = chart.addSeries(label, x, y);
       line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
       line.setLineColor(palette.color(strategy));
-      line.setLineStyle(palette.line(strategy));
+      line.setLineStyle(same == null ? palette.line(strategy) : Palette.repeat());
       line.setMarker(SeriesMarkers.CIRCLE);
       line.setMarkerColor(palette.color(strategy));
     }
@@ -176,7 +199,7 @@ final class ReportCharts {
     x[2 * n] = x[0];
     y[2 * n] = y[0];
     // Series names must be unique per chart; the band never shows in the legend.
-    XYSeries band = chart.addSeries(strategy + " \u00b1 std", x, y);
+    XYSeries band = chart.addSeries(strategy + " spread", x, y);
     band.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
     band.setFillColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), BAND_ALPHA));
     band.setLineStyle(SeriesLines.NONE);
@@ -192,6 +215,16 @@ final class ReportCharts {
    */
   static Optional<CategoryChart> bars(BenchReport report, Palette palette, String title, String yTitle,
       Function<StrategySummary, Spread> metric) {
+    return bars(report, palette, title, yTitle, metric, s -> true, false);
+  }
+
+  /**
+   * As {@link #bars(BenchReport, Palette, String, String, Function)}, for the strategies {@code include}
+   * accepts; {@code fitY} scales the y axis to the highest bar plus its error (rounded up to a tenth)
+   * instead of [0, 1].
+   */
+  static Optional<CategoryChart> bars(BenchReport report, Palette palette, String title, String yTitle,
+      Function<StrategySummary, Spread> metric, java.util.function.Predicate<String> include, boolean fitY) {
     List<String> envs = report.environments().stream().map(EnvironmentSummary::environment).toList();
     CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(title)
         .xAxisTitle("environment").yAxisTitle(yTitle).build();
@@ -202,7 +235,8 @@ final class ReportCharts {
     chart.getStyler().setOverlapped(false);
     chart.getStyler().setPlotGridVerticalLinesVisible(false);
     boolean any = false;
-    for (String strategy : strategies(report)) {
+    double top = 0;
+    for (String strategy : strategies(report).stream().filter(include).toList()) {
       List<Double> means = new ArrayList<>(envs.size());
       List<Double> errors = new ArrayList<>(envs.size());
       boolean defined = false;
@@ -212,6 +246,7 @@ final class ReportCharts {
         means.add(sp.map(Spread::mean).orElse(Double.NaN));
         errors.add(sp.map(Spread::std).orElse(0.0));
         defined |= sp.isPresent();
+        top = Math.max(top, sp.map(x -> x.mean() + x.std()).orElse(0.0));
       }
       if (!defined) {
         continue;
@@ -221,6 +256,10 @@ final class ReportCharts {
       series.setFillColor(palette.color(strategy));
       series.setLineColor(palette.color(strategy));
       series.setMarkerColor(palette.color(strategy));
+    }
+    if (fitY) {
+      chart.getStyler().setYAxisMax(Math.min(1.0, Math.max(0.1, Math.ceil(top * 10) / 10)));
+      chart.getStyler().setYAxisDecimalPattern("0.00");
     }
     return any ? Optional.of(chart) : Optional.empty();
   }

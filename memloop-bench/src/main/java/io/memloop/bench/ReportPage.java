@@ -32,6 +32,9 @@ final class ReportPage {
       figure { margin: 1rem 0; } figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
       figcaption { color: #555; font-size: 0.9rem; }
       nav a { margin-right: 1rem; }
+      p.lead { font-size: 1.05rem; }
+      table.finding td, table.finding th { text-align: left; vertical-align: top; }
+      td.gain { background: #e8f5e9; } td.loss { background: #fdecea; } td.flat { background: #f6f6f6; }
       """;
 
   /** One chart as written: {@code stem.png} and {@code stem.svg}, relative to the report directory. */
@@ -55,13 +58,14 @@ final class ReportPage {
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         .append("<title>").append(esc(TITLE)).append("</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
     h.append("<h1>").append(esc(TITLE)).append("</h1>\n");
-    parameters(h, report);
+    findings(h, report);
 
     h.append("<nav>");
     for (EnvironmentSummary env : report.environments()) {
       h.append("<a href=\"#").append(esc(anchors.get(env.environment()))).append("\">").append(esc(env.environment())).append("</a>");
     }
-    h.append("<a href=\"#overall\">all environments</a><a href=\"#definitions\">definitions</a><a href=\"#data\">raw data</a></nav>\n");
+    h.append("<a href=\"#overall\">all environments</a><a href=\"#run\">this run</a><a href=\"#definitions\">definitions</a>"
+        + "<a href=\"#data\">raw data</a></nav>\n");
 
     for (EnvironmentSummary env : report.environments()) {
       h.append("<section id=\"").append(esc(anchors.get(env.environment()))).append("\">\n<h2>").append(esc(env.environment())).append("</h2>\n");
@@ -81,6 +85,9 @@ final class ReportPage {
     }
     h.append("</section>\n");
 
+    h.append("<section id=\"run\">\n<h2>This run</h2>\n");
+    parameters(h, report);
+    h.append("</section>\n");
     definitions(h);
 
     h.append("<section id=\"data\">\n<h2>Raw data</h2>\n<p>Written alongside this page by the benchmark:</p>\n<ul>\n");
@@ -89,6 +96,50 @@ final class ReportPage {
     }
     h.append("</ul>\n</section>\n</body>\n</html>\n");
     return h.toString();
+  }
+
+  /** The result at a glance: per environment, the best strategy and what it gains, with 95 % intervals. */
+  private static void findings(StringBuilder h, BenchReport report) {
+    BenchOptions o = report.options();
+    h.append("<section id=\"finding\">\n<p class=\"lead\">Last-epoch accuracy of a frozen agent helped by each memory "
+        + "strategy, ").append(o.seeds().size()).append(" seeds \u00d7 ").append(o.epochs()).append(" epochs, policy ")
+        .append(esc(report.policy().id())).append(". Gains are paired per-seed differences: mean [95 % t-interval]; "
+        + "<strong>gain</strong> means the whole interval is above zero.</p>\n");
+    h.append("<table class=\"finding\">\n<thead><tr>");
+    for (String c : List.of("environment", "best strategy", "gain over no memory", "gain over the next best",
+        "MemLoop default vs the best other baseline")) {
+      h.append("<th scope=\"col\">").append(esc(c)).append("</th>");
+    }
+    h.append("</tr></thead>\n<tbody>\n");
+    for (Headline hl : report.headlines()) {
+      h.append("<tr><th scope=\"row\">").append(esc(hl.environment())).append("</th><td><strong>").append(esc(hl.best().strategy()))
+          .append("</strong> ").append(String.format(Locale.ROOT, "%.2f", hl.best().mean())).append("</td>");
+      cell(h, hl.overNoMemory(), false);
+      cell(h, hl.overBaseline(), true);
+      cell(h, hl.defaultVsBaseline(), true);
+      h.append("</tr>\n");
+    }
+    h.append("</tbody></table>\n");
+    for (Headline hl : report.headlines()) {
+      hl.identical().forEach((s, same) -> h.append("<p class=\"n\">").append(esc(hl.environment())).append(": ")
+          .append(esc(s)).append(" ran exactly as ").append(esc(same)).append(" (identical runs; drawn dotted).</p>\n"));
+    }
+    h.append("</section>\n");
+  }
+
+  private static void cell(StringBuilder h, java.util.Optional<Headline.Comparison> c, boolean nameOther) {
+    if (c.isEmpty()) {
+      h.append("<td>").append(UNDEFINED).append("</td>");
+      return;
+    }
+    Headline.Difference d = c.get().difference();
+    String verdict = d.verdict();
+    String css = verdict.equals("gain") ? "gain" : verdict.equals("loss") ? "loss" : "flat";
+    h.append("<td class=\"").append(css).append("\">");
+    if (nameOther) {
+      h.append(esc(c.get().a().strategy())).append(" vs ").append(esc(c.get().b().strategy())).append(": ");
+    }
+    h.append("<strong>").append(esc(d.format())).append("</strong> <span class=\"n\">").append(esc(verdict)).append("</span></td>");
   }
 
   private static void parameters(StringBuilder h, BenchReport report) {

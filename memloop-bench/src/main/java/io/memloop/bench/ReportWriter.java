@@ -70,17 +70,22 @@ public final class ReportWriter {
         anchors.put(env.environment(), "env-" + slug);
         List<ReportPage.Figure> figures = new ArrayList<>();
         figures.add(save(dir, "learning-" + slug, ReportCharts.learningCurves(env, palette),
-            "Learning curves on " + env.environment() + ": mean epoch accuracy per epoch; band = mean \u00b1 std over seeds."));
+            "Learning curves on " + env.environment() + ": mean epoch accuracy per epoch; bands = mean \u00b1 std over"
+                + " seeds for the two strategies the finding compares; a dotted line repeats an identical strategy."));
         figures.add(save(dir, "csr-" + slug, ReportCharts.cumulativeSuccess(env, palette),
             "Cumulative success rate on " + env.environment()
-                + ": fraction of tasks solved at least once after each epoch; band = mean \u00b1 std over seeds."));
+                + ": fraction of tasks solved at least once after each epoch; bands as in the learning curves."));
         perEnvironment.put(env.environment(), figures);
       }
       bars(dir, report, palette, "last-epoch", "Last-epoch accuracy", "accuracy", StrategySummary::lastEpochAccuracy,
-          "Last-epoch accuracy per strategy and environment: mean over seeds, error bars \u00b1 std.", overall, notes);
-      bars(dir, report, palette, "forgetting", "Forgetting rate", "forgetting rate", StrategySummary::forgettingRate,
-          "Forgetting rate per strategy and environment: mean over seeds, error bars \u00b1 std;"
-              + " no bar where the rate is undefined (no solved task was ever followed by another epoch).", overall, notes);
+          s -> true, false, "Last-epoch accuracy per strategy and environment: mean over seeds, error bars \u00b1 std.",
+          overall, notes);
+      // No memory has nothing to forget (its "forgetting" is the policy's luck) and would set the scale.
+      bars(dir, report, palette, "forgetting", "Forgetting rate (strategies with memory)", "forgetting rate",
+          StrategySummary::forgettingRate, s -> !s.equals(Headline.FLOOR), true,
+          "Forgetting rate per memory strategy and environment: mean over seeds, error bars \u00b1 std; no-memory"
+              + " (nothing to forget) left out, y axis fitted to the bars; no bar where the rate is undefined.",
+          overall, notes);
       Path index = dir.resolve(INDEX);
       Files.writeString(index, ReportPage.render(report, anchors, perEnvironment, overall, notes), StandardCharsets.UTF_8);
       return index;
@@ -90,9 +95,9 @@ public final class ReportWriter {
   }
 
   private static void bars(Path dir, BenchReport report, ReportCharts.Palette palette, String stem, String title,
-      String yTitle, Function<StrategySummary, Spread> metric, String caption, List<ReportPage.Figure> overall,
-      List<ReportPage.Note> notes) throws IOException {
-    Optional<CategoryChart> chart = ReportCharts.bars(report, palette, title, yTitle, metric);
+      String yTitle, Function<StrategySummary, Spread> metric, java.util.function.Predicate<String> include, boolean fitY,
+      String caption, List<ReportPage.Figure> overall, List<ReportPage.Note> notes) throws IOException {
+    Optional<CategoryChart> chart = ReportCharts.bars(report, palette, title, yTitle, metric, include, fitY);
     if (chart.isPresent()) {
       overall.add(save(dir, stem, chart.get(), caption));
     } else {

@@ -120,7 +120,7 @@ class ReportWriterTest {
 
     String page = Files.readString(ReportWriter.write(r, out), StandardCharsets.UTF_8);
 
-    assertThat(page).contains("Forgetting rate: undefined for every strategy on every environment").doesNotContain("forgetting.png");
+    assertThat(page).contains("Forgetting rate (strategies with memory): undefined for every strategy on every environment").doesNotContain("forgetting.png");
     assertThat(out.resolve("forgetting.png")).doesNotExist();
     assertThat(out.resolve("last-epoch.png")).isRegularFile();
   }
