@@ -120,10 +120,13 @@ final class ReportPage {
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");
+    Map<String, List<String>> identical = new java.util.LinkedHashMap<>(); // "a = b" -> environments
     for (Headline hl : report.headlines()) {
-      hl.identical().forEach((s, same) -> h.append("<p class=\"n\">").append(esc(hl.environment())).append(": ")
-          .append(esc(s)).append(" ran exactly as ").append(esc(same)).append(" (identical runs; drawn dotted).</p>\n"));
+      hl.identical().forEach((s, same) -> identical.computeIfAbsent(s + " ran exactly as " + same, k -> new java.util.ArrayList<>())
+          .add(hl.environment()));
     }
+    identical.forEach((pair, envs) -> h.append("<p class=\"n\">").append(esc(pair)).append(" (identical runs, drawn dotted) on ")
+        .append(envs.size() == report.environments().size() ? "every environment" : esc(String.join(", ", envs))).append(".</p>\n"));
     h.append("</section>\n");
   }
 
