@@ -1,15 +1,13 @@
 package io.memloop.jmh;
 
-import io.memloop.ClusteredVectors;
 import io.memloop.Candidate;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
-import io.memloop.Memory;
 import io.memloop.Preset;
 import io.memloop.RewardResult;
-import io.memloop.store.IntentMatch;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.lucene.LuceneStore;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,6 +42,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>A retrieval can be rewarded once, so each iteration's setup saves {@code pool} fresh retrievals
  * (untimed, from {@value #SAVERS} threads so their own fsyncs are shared) and the benchmark threads
  * take them in turn. If a fast machine drains the pool the iteration fails loudly: raise {@code -p pool}.
+ * Each retrieval selects memories drawn uniformly from the whole store, so a 1M store's rewards touch
+ * memories all over it (utility stripes, memory table, log) as real traffic would.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -72,16 +72,12 @@ public class RewardBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    store = LuceneStore.open(Stores.scratchCopy(size, Stores.DEFAULT_SEED, "reward"));
+    // The book must hold a whole pool of saved retrievals (the default keeps 10,000 per namespace).
+    store = LuceneStore.open(Stores.scratchCopy(size, Stores.DEFAULT_SEED, "reward"),
+        LuceneStoreOptions.builder().maxRetrievalsPerNamespace(2 * pool).maxRetrievalBytesPerNamespace(1L << 30).build());
     loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.MEMRL)).build();
-    // real memory ids, found the way a retrieval finds them
-    ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED, size);
-    memoryIds = new ArrayList<>();
-    for (int q = 0; memoryIds.size() < 5_000 && q < 10_000; q++) {
-      for (IntentMatch m : store.recall(Stores.NAMESPACE, vectors.query(q), 5, -1)) {
-        m.memories().stream().map(Memory::id).forEach(memoryIds::add);
-      }
-    }
+    memoryIds = new ArrayList<>(size);
+    store.forEachMemory(Stores.NAMESPACE, m -> memoryIds.add(m.id())); // every memory of the store
   }
 
   /** Saves {@code pool} retrievals, each selecting 3 of 5 candidates, as MemLoop.retrieve would. */
