@@ -84,6 +84,15 @@ class HeadlineTest {
   }
 
   @Test
+  void anOracleOnlyRun_reportsTheOracle_withNothingToCompare() {
+    Headline h = Headline.of(env(strategy("oracle", 0.9, 0.8)));
+    assertThat(h.best().strategy()).isEqualTo("oracle");
+    assertThat(h.overNoMemory()).isEmpty();
+    assertThat(h.overBaseline()).isEmpty();
+    assertThat(h.defaultVsBaseline()).isEmpty();
+  }
+
+  @Test
   void onlyCommonSeedsArePaired() {
     StrategySummary a = strategy("a", 0.5, 0.6, 0.7);
     StrategySummary b = StrategySummary.of("b", List.of(run("b", 1002, 0.1)));
