@@ -52,10 +52,9 @@ record Headline(
   }
 
   static Headline of(EnvironmentSummary env) {
-    List<StrategySummary> candidates = env.strategies().stream().filter(s -> !s.strategy().equals(CEILING)).toList();
-    if (candidates.isEmpty()) {
-      candidates = env.strategies(); // only the oracle ran: it is all there is to report
-    }
+    List<StrategySummary> nonOracle = env.strategies().stream().filter(s -> !s.strategy().equals(CEILING)).toList();
+    // Only the oracle ran: it is all there is to report.
+    List<StrategySummary> candidates = nonOracle.isEmpty() ? env.strategies() : nonOracle;
     StrategySummary best = candidates.get(0);
     for (StrategySummary s : candidates) {
       if (s.lastEpochAccuracy().mean() > best.lastEpochAccuracy().mean()) {
