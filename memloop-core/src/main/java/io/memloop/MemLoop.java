@@ -94,10 +94,13 @@ public final class MemLoop implements AutoCloseable {
     return store.settings(namespace).map(s -> parseSettings(namespace, s));
   }
 
-  private MemLoopConfig resolveConfig(String namespace) {
+  /**
+   * What {@link #config(String)} will return for {@code namespace}, without recording anything; fails
+   * the same way (CONFLICT, STORE_CORRUPT). For callers that validate a batch before any write.
+   */
+  public MemLoopConfig plannedConfig(String namespace) {
     Optional<MemLoopConfig> recorded = recordedConfig(namespace);
-    if (recorded.isEmpty() || (reconfigure && !recorded.get().equals(config))) {
-      store.saveSettings(namespace, config.toSettings());
+    if (recorded.isEmpty() || reconfigure) {
       return config;
     }
     if (configExplicit && !recorded.get().equals(config)) {
@@ -107,6 +110,14 @@ public final class MemLoop implements AutoCloseable {
               + "); use the recorded configuration (give none), or replace it deliberately (CLI: --reconfigure)");
     }
     return recorded.get();
+  }
+
+  private MemLoopConfig resolveConfig(String namespace) {
+    MemLoopConfig planned = plannedConfig(namespace);
+    if (!store.settings(namespace).map(s -> parseSettings(namespace, s)).filter(planned::equals).isPresent()) {
+      store.saveSettings(namespace, planned.toSettings());
+    }
+    return planned;
   }
 
   private static MemLoopConfig parseSettings(String namespace, Map<String, String> settings) {

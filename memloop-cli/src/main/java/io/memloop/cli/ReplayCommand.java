@@ -126,24 +126,9 @@ final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * The configuration {@code e}'s namespace will run under, read without recording anything: the
-   * recorded one of a persistent store, unless this command names another (a conflict, or with
-   * --reconfigure the new one).
-   */
+  /** The configuration {@code e}'s namespace will run under, read without recording anything. */
   private MemLoopConfig effectiveConfig(@Nullable MemLoop probe, ReplayEpisode e, MemLoopConfig requested) {
-    if (probe == null) {
-      return requested;
-    }
-    String ns = e.namespace() != null ? e.namespace() : engine.namespace;
-    return probe.recordedConfig(ns).map(recorded -> {
-      if (engine.explicitConfig() && !engine.reconfigure && !recorded.equals(requested)) {
-        throw new MemLoopException(MemLoopException.Reason.CONFLICT, "config",
-            "config: namespace '" + ns + "' is configured differently (" + String.join(", ", recorded.differences(requested))
-                + "); drop --preset/--set to use the recorded configuration, or add --reconfigure");
-      }
-      return engine.reconfigure ? requested : recorded;
-    }).orElse(requested);
+    return probe == null ? requested : probe.plannedConfig(e.namespace() != null ? e.namespace() : engine.namespace);
   }
 
   /** What the engine would reject mid-replay, rejected up front with the line. */
