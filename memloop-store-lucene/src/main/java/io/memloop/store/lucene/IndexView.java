@@ -84,9 +84,10 @@ final class IndexView {
   /**
    * The {@code k} groups of {@code ns} most similar to {@code query} with similarity at least {@code
    * minSimilarity}, best first (ties by id). Lucene's HNSW search is asked for more than {@code k}
-   * ({@code max(3k, k + 59)}, 64 for k = 5): on the 1M clustered store merged into one segment, 32
-   * candidates gave held-out recall@5 0.847 at retrieve p50 0.37 ms, 64 gave 0.959 at 1.21 ms, 100 gave
-   * 0.989 at 1.82 ms; see BENCHMARKS.md) to raise recall; similarities are recomputed exactly so that the gate
+   * ({@code max(3k, k + 75)}, 80 for k = 5): on the 1M clustered store merged into one segment, 32
+   * candidates gave recall@5 0.85, 64 gave 0.946–0.959 and 80 gives 0.973–0.986 on three query sets at
+   * retrieve p50 0.79 ms, p99 1.26 ms; see BENCHMARKS.md) to raise recall; similarities are recomputed
+   * exactly so that the gate
    * and ties match the in-memory store. Deleted groups are never returned; {@code staleGroups} groups
    * deleted since the reader was opened may still be in it, so HNSW is asked for that many more.
    * Caller holds {@code ns}'s lock.
@@ -99,7 +100,7 @@ final class IndexView {
     Map<Long, GroupHit> hits = new HashMap<>();
     long stale = Math.min(Math.max(0, staleGroups), Integer.MAX_VALUE / 4);
     int inNamespace = ns.groups.size();
-    int kSearch = (int) Math.min(inNamespace + stale, Math.max(3L * k, k + 59L) + stale);
+    int kSearch = (int) Math.min(inNamespace + stale, Math.max(3L * k, k + 75L) + stale);
     if (kSearch > 0) {
       Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
       TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);
