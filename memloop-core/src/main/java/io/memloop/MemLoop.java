@@ -145,7 +145,7 @@ public final class MemLoop implements AutoCloseable {
     var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
     TwoPhaseSelector.Selection selection;
     synchronized (random) {
-      selection = TwoPhaseSelector.select(matches, config, random);
+      selection = TwoPhaseSelector.select(query, matches, config, random);
     }
     Instant now = clock.instant();
     RetrievalRecord record =
@@ -199,6 +199,13 @@ public final class MemLoop implements AutoCloseable {
   /**
    * Stores an experience. Its initial utility comes from the config ({@code qInit*} by outcome); its
    * intent joins an existing intent group when their cosine is ≥ the merge threshold.
+   *
+   * <p>Under {@link MemLoopConfig.Consolidation#EXACT_DUPLICATES} (the default preset), an experience
+   * whose text and outcome equal those of a memory of the group it would join is not stored again:
+   * that memory is returned unchanged, with the utility it has learned. Consolidation is best-effort
+   * under concurrency: two identical experiences remembered at the same instant may both be stored.
+   *
+   * @return the stored memory, or the existing one it duplicates
    */
   public Memory remember(String namespace, Intent intent, String experience, Outcome outcome) {
     Checks.requireNamespace(namespace);
@@ -206,11 +213,34 @@ public final class MemLoop implements AutoCloseable {
     Objects.requireNonNull(outcome, "outcome");
     float[] embedding = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
+    if (config.consolidation() == MemLoopConfig.Consolidation.EXACT_DUPLICATES) {
+      Optional<Memory> same = duplicateOf(namespace, embedding, experience, outcome, config);
+      if (same.isPresent()) {
+        return same.get();
+      }
+    }
     return store.insert(
         new NewMemory(
             namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
             config.initialQ(outcome), clock.instant()),
         config.mergeThreshold());
+  }
+
+  /** The newest memory of the group {@code embedding} would join with this very experience and outcome. */
+  private Optional<Memory> duplicateOf(
+      String namespace, float[] embedding, String experience, Outcome outcome, MemLoopConfig config) {
+    var matches = store.recall(namespace, embedding, 1, config.mergeThreshold());
+    if (matches.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Memory> group = matches.getFirst().memories(); // oldest first
+    for (int i = group.size() - 1; i >= 0; i--) {
+      Memory m = group.get(i);
+      if (m.outcome() == outcome && m.experience().equals(experience)) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Every retrieval and learning knob, validated once by {@link Builder#build()}. Immutable and
@@ -32,6 +33,10 @@ import java.util.Map;
  * @param simMean mean for {@link SimilarityNormalization#FIXED}
  * @param simStd standard deviation for {@link SimilarityNormalization#FIXED}
  * @param retrievalTtl how long an unrewarded retrieval can still be rewarded
+ * @param similarityScope what a candidate's similarity is measured against: its intent group's
+ *     representative (MemRL) or the memory's own intent
+ * @param tieBreak the order of candidates whose scores and similarities tie
+ * @param consolidation what {@code remember} does with an experience already stored under the same intent
  */
 public record MemLoopConfig(
     int k1,
@@ -51,7 +56,10 @@ public record MemLoopConfig(
     SimilarityNormalization similarityNormalization,
     double simMean,
     double simStd,
-    Duration retrievalTtl) {
+    Duration retrievalTtl,
+    SimilarityScope similarityScope,
+    TieBreak tieBreak,
+    Consolidation consolidation) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -69,12 +77,50 @@ public record MemLoopConfig(
     FIXED
   }
 
+  /** What a Phase B candidate's similarity is the cosine to. */
+  public enum SimilarityScope {
+    /**
+     * The representative intent of the memory's intent group (MemRL): every memory of a group gets the
+     * same similarity, so a group's memories tie and the {@link TieBreak} decides among them.
+     */
+    INTENT_GROUP,
+    /** The memory's own intent embedding: a group's memories are told apart by their own intents. */
+    MEMORY
+  }
+
+  /** How Phase B orders candidates whose score and similarity are equal. */
+  public enum TieBreak {
+    /** Oldest first (the MemRL reference: its store lists a group's memories oldest first, its sort is stable). */
+    OLDEST_FIRST,
+    /** Newest first: the latest experience reflects the latest state of the world. */
+    NEWEST_FIRST
+  }
+
+  /** What {@code remember} does with an experience identical to one already stored. */
+  public enum Consolidation {
+    /** Every experience is stored, repeats included (MemRL). */
+    NONE,
+    /**
+     * An experience whose text and outcome equal those of a memory of the intent group it would join
+     * is not stored again: the existing memory is returned, keeping its utility and visits.
+     */
+    EXACT_DUPLICATES
+  }
+
+  /**
+   * Values of knobs that settings recorded by earlier versions lack: what those versions did.
+   * {@link #fromSettings} fills them in.
+   */
+  static final Map<String, String> LEGACY_SETTINGS =
+      Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE");
+
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
       List.of(
           "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
-          "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl");
+          "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
+          "tieBreak", "consolidation");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -116,6 +162,11 @@ public record MemLoopConfig(
     Checks.requireInRange(simMean, -1, 1, "simMean");
     // A tinier std turns similarities into infinite scores; cosines live in [-1, 1].
     Checks.requireInRange(simStd, MIN_SIM_STD, 2, "simStd");
+    Objects.requireNonNull(exploration, "exploration");
+    Objects.requireNonNull(similarityNormalization, "similarityNormalization");
+    Objects.requireNonNull(similarityScope, "similarityScope");
+    Objects.requireNonNull(tieBreak, "tieBreak");
+    Objects.requireNonNull(consolidation, "consolidation");
     if (retrievalTtl.isNegative() || retrievalTtl.isZero() || retrievalTtl.compareTo(MAX_RETRIEVAL_TTL) > 0) {
       throw MemLoopException.invalid(
           "retrievalTtl", "must be positive and at most " + MAX_RETRIEVAL_TTL.toDays() + " days, got " + retrievalTtl);
@@ -140,10 +191,20 @@ public record MemLoopConfig(
             .epsilon(0)
             .simMean(0.5)
             .simStd(0.1)
-            .retrievalTtl(Duration.ofDays(7));
+            .retrievalTtl(Duration.ofDays(7))
+            .similarityScope(SimilarityScope.INTENT_GROUP)
+            .tieBreak(TieBreak.OLDEST_FIRST)
+            .consolidation(Consolidation.NONE);
     return switch (preset) {
-      case MEMRL, DEFAULT -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
+      case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
+      case DEFAULT ->
+          b.similarityNormalization(SimilarityNormalization.POOL)
+              .lambda(0)
+              .similarityScope(SimilarityScope.MEMORY)
+              .tieBreak(TieBreak.NEWEST_FIRST)
+              .consolidation(Consolidation.EXACT_DUPLICATES)
+              .build();
     };
   }
 
@@ -171,7 +232,10 @@ public record MemLoopConfig(
         .similarityNormalization(similarityNormalization)
         .simMean(simMean)
         .simStd(simStd)
-        .retrievalTtl(retrievalTtl);
+        .retrievalTtl(retrievalTtl)
+        .similarityScope(similarityScope)
+        .tieBreak(tieBreak)
+        .consolidation(consolidation);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -202,7 +266,7 @@ public record MemLoopConfig(
     Builder b = builder();
     java.util.Set<String> canonical = preset(Preset.DEFAULT).asMap().keySet();
     for (String knob : canonical) {
-      String v = settings.get(knob);
+      String v = settings.getOrDefault(knob, LEGACY_SETTINGS.get(knob));
       if (v == null) {
         throw MemLoopException.invalid(knob, "is missing from the recorded settings");
       }
@@ -250,6 +314,9 @@ public record MemLoopConfig(
     m.put("simMean", simMean);
     m.put("simStd", simStd);
     m.put("retrievalTtl", retrievalTtl.toString());
+    m.put("similarityScope", similarityScope.name());
+    m.put("tieBreak", tieBreak.name());
+    m.put("consolidation", consolidation.name());
     return m;
   }
 
@@ -273,6 +340,9 @@ public record MemLoopConfig(
     private double simMean;
     private double simStd = 1;
     private Duration retrievalTtl = Duration.ofDays(7);
+    private SimilarityScope similarityScope = SimilarityScope.INTENT_GROUP;
+    private TieBreak tieBreak = TieBreak.OLDEST_FIRST;
+    private Consolidation consolidation = Consolidation.NONE;
 
     private Builder() {}
 
@@ -301,6 +371,9 @@ public record MemLoopConfig(
     public Builder simMean(double v) { simMean = v; return this; }
     public Builder simStd(double v) { simStd = v; return this; }
     public Builder retrievalTtl(Duration v) { retrievalTtl = v; return this; }
+    public Builder similarityScope(SimilarityScope v) { similarityScope = v; return this; }
+    public Builder tieBreak(TieBreak v) { tieBreak = v; return this; }
+    public Builder consolidation(Consolidation v) { consolidation = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -329,6 +402,9 @@ public record MemLoopConfig(
         case "simMean" -> simMean(parseDouble(knob, v));
         case "simStd" -> simStd(parseDouble(knob, v));
         case "retrievalTtl" -> retrievalTtl(parseDuration(knob, v));
+        case "similarityScope" -> similarityScope(parseEnum(SimilarityScope.class, knob, v));
+        case "tieBreak" -> tieBreak(parseEnum(TieBreak.class, knob, v));
+        case "consolidation" -> consolidation(parseEnum(Consolidation.class, knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -338,7 +414,7 @@ public record MemLoopConfig(
       return new MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
-          simStd, retrievalTtl);
+          simStd, retrievalTtl, similarityScope, tieBreak, consolidation);
     }
 
     private static int parseInt(String knob, String v) {

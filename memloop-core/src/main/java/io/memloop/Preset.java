@@ -10,13 +10,21 @@ public enum Preset {
    * fixed hand-set constants (set them with {@code simMean}/{@code simStd}).
    */
   MEMRL,
-  /** Plain similarity RAG: λ = 0 (rank by similarity only) and α = 0 (utilities never move). */
+  /**
+   * MemRL's own similarity RAG: λ = 0 (rank by similarity only) and α = 0 (utilities never move), with
+   * the reference's intent-group similarity and oldest-first ties.
+   */
   SIMILARITY,
   /**
-   * MemLoop's default. Today it equals {@link #MEMRL}: normalising similarity over the candidate
-   * pool instead ({@code similarityNormalization=POOL}) was measured worse on the demo environment
-   * (pool z-scores shrink the gap between a task's own memories and look-alike twins, so Q
-   * dominates). It will move away from MEMRL only with benchmark evidence.
+   * MemLoop's default: the fairest retrieval we measured, with utilities learned alongside. Like
+   * {@link #MEMRL} (k1 = 5, k2 = 3, δ = 0.5, α = 0.3, merge 0.9) except: similarity is measured to
+   * each memory's own intent ({@code similarityScope=MEMORY}), ties go to the newest experience
+   * ({@code tieBreak=NEWEST_FIRST}), an experience already stored under the same intent is not stored
+   * again ({@code consolidation=EXACT_DUPLICATES}), similarity is normalised over the pool (no
+   * per-model constants), and λ = 0: Q is learned but does not reorder the selection, because every
+   * value-aware ranking we measured (global Q, Q per query intent, with and without advantage
+   * baselines, UCB exploration and credit to the used memory) lost accuracy against this plain
+   * ranking on the benchmark (BENCHMARKS.md, ablation). Set {@code lambda} to rank by Q as well.
    */
   DEFAULT;
 

@@ -12,6 +12,12 @@ import java.util.random.RandomGenerator;
  * candidate by {@code (1−λ)·norm(sim) + λ·norm(Q)}, drop candidates with {@code Q < q_min}, and
  * select the top k2, or under ε-greedy a uniform k2-subset of the eligible pool with probability ε.
  *
+ * <p>A candidate's similarity is the cosine to its intent group's representative (MemRL) or to the
+ * memory's own intent ({@link MemLoopConfig.SimilarityScope}). Candidates with equal score are ordered
+ * by similarity, then by the configured {@link MemLoopConfig.TieBreak}: oldest first as the reference
+ * (its store lists a group oldest first and its sort is stable), or newest first (creation time, then
+ * the store's order within the group).
+ *
  * <p>Normalisation follows the reference code: Q is z-scored over the pool with the population
  * standard deviation, clipped to ±3, and std := 1 when ≤ 1e-9; similarity is either z-scored the same
  * way over the pool or with fixed user-set constants.
@@ -26,13 +32,14 @@ final class TwoPhaseSelector {
 
   record Selection(List<Candidate> candidates, List<Memory> selected) {}
 
-  static Selection select(List<IntentMatch> matches, MemLoopConfig config, RandomGenerator random) {
+  static Selection select(float[] query, List<IntentMatch> matches, MemLoopConfig config, RandomGenerator random) {
     List<Memory> pool = new ArrayList<>();
     List<Double> poolSims = new ArrayList<>();
+    boolean ownIntent = config.similarityScope() == MemLoopConfig.SimilarityScope.MEMORY;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
         pool.add(m);
-        poolSims.add(match.similarity());
+        poolSims.add(ownIntent ? (double) Vectors.dot(query, m.intentEmbedding()) : match.similarity());
       }
     }
     int n = pool.size();
@@ -57,11 +64,17 @@ final class TwoPhaseSelector {
       score[i] = (1 - lambda) * normSim[i] + lambda * normQ[i];
     }
 
-    // Eligible candidates in greedy order: score, then similarity, then pool order (stable).
+    // Eligible candidates in greedy order: score, then similarity, then the tie-break.
     Integer[] order = new Integer[n];
     Arrays.setAll(order, i -> i);
     Comparator<Integer> byScore =
         Comparator.<Integer>comparingDouble(i -> -score[i]).thenComparingDouble(i -> -sim[i]);
+    byScore = switch (config.tieBreak()) {
+      case OLDEST_FIRST -> byScore; // the sort is stable: pool order, a group's memories oldest first
+      case NEWEST_FIRST ->
+          byScore.thenComparing((Integer i) -> pool.get(i).createdAt(), Comparator.reverseOrder())
+              .thenComparing(i -> -i);
+    };
     Arrays.sort(order, byScore);
     List<Integer> eligible = new ArrayList<>();
     List<Integer> dropped = new ArrayList<>();

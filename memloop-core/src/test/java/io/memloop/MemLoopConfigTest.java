@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MemLoopConfigTest {
@@ -64,6 +66,9 @@ class MemLoopConfigTest {
           switch (knob) {
             case "exploration" -> "none";
             case "similarityNormalization" -> "fixed";
+            case "similarityScope" -> "intent-group";
+            case "tieBreak" -> "newest_first";
+            case "consolidation" -> "exact-duplicates";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
             case "rewardMax", "simStd" -> "1";
@@ -72,6 +77,21 @@ class MemLoopConfigTest {
           };
       MemLoopConfig.builder().set(knob, value).build();
     }
+  }
+
+  @Test
+  void settingsRecordedBeforeTheScopeTieBreakAndConsolidationKnobs_readAsTheBehaviourOfThen() {
+    Map<String, String> old = new java.util.LinkedHashMap<>(MemLoopConfig.preset(Preset.MEMRL).toSettings());
+    old.keySet().removeAll(List.of("similarityScope", "tieBreak", "consolidation"));
+    assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
+  }
+
+  @Test
+  void defaultPreset_differsFromMemrlOnlyWhereDocumented() {
+    assertThat(MemLoopConfig.preset(Preset.MEMRL).differences(MemLoopConfig.preset(Preset.DEFAULT)))
+        .containsExactlyInAnyOrder(
+            "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
+            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> EXACT_DUPLICATES");
   }
 
   @Test

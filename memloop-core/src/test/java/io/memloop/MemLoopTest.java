@@ -67,6 +67,61 @@ class MemLoopTest {
   }
 
   @Test
+  void exactDuplicates_areConsolidated_underTheDefaultPreset_butStoredUnderMemrl() {
+    float[] nearlyTheSame = axis(0).clone();
+    nearlyTheSame[1] = 0.1f; // cosine 0.995: joins the same intent group
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      Memory first = loop.remember("ns", Intent.ofEmbedding(axis(0)), "use sorted()", Outcome.SUCCESS);
+      Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      loop.reward("ns", r.id(), 1);
+      Memory again = loop.remember("ns", Intent.ofEmbedding(nearlyTheSame), "use sorted()", Outcome.SUCCESS);
+      assertThat(again.id()).isEqualTo(first.id());
+      assertThat(again.q()).as("the learned utility is kept").isCloseTo(0.3, within(1e-12));
+      // another outcome, another text or another intent group is a new memory
+      assertThat(loop.remember("ns", Intent.ofEmbedding(axis(0)), "use sorted()", Outcome.FAILURE).id()).isNotEqualTo(first.id());
+      assertThat(loop.remember("ns", Intent.ofEmbedding(axis(0)), "use list.sort()", Outcome.SUCCESS).id()).isNotEqualTo(first.id());
+      assertThat(loop.remember("ns", Intent.ofEmbedding(axis(2)), "use sorted()", Outcome.SUCCESS).id()).isNotEqualTo(first.id());
+      assertThat(loop.stats("ns").memories()).isEqualTo(4);
+    }
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL))) {
+      loop.remember("ns", Intent.ofEmbedding(axis(0)), "use sorted()", Outcome.SUCCESS);
+      loop.remember("ns", Intent.ofEmbedding(axis(0)), "use sorted()", Outcome.SUCCESS);
+      assertThat(loop.stats("ns").memories()).isEqualTo(2);
+    }
+  }
+
+  /**
+   * Property of the Monte-Carlo rule Q ← Q + α(r − Q): for a stationary reward the average of Q over
+   * many rewards converges to the mean return; Q never leaves [min(Q0, rMin), max(Q0, rMax)]; finite
+   * input never yields NaN. Checked against a one-line reference model over seeded random cases.
+   */
+  @Test
+  void monteCarloRule_convergesToTheMeanReturn_staysBounded_neverNaN() {
+    SplittableRandom rnd = new SplittableRandom(2026_11_23L);
+    for (int run = 0; run < 30; run++) {
+      double alpha = 0.01 + rnd.nextDouble() * 0.5;
+      double p = rnd.nextDouble(); // chance of reward +1, else -1
+      MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL).toBuilder().alpha(alpha).similarityThreshold(-1).k2(1).build();
+      try (MemLoop loop = engine(c)) {
+        Memory m = loop.remember("ns", Intent.ofEmbedding(axis(0)), "e", Outcome.SUCCESS);
+        double reference = m.q();
+        double sum = 0;
+        int n = 4_000;
+        for (int i = 0; i < n; i++) {
+          Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+          double reward = rnd.nextDouble() < p ? 1 : -1;
+          double q = loop.reward("ns", r.id(), reward).changes().getFirst().qAfter();
+          reference += alpha * (reward - reference);
+          assertThat(q).isCloseTo(reference, within(1e-9)).isBetween(-1.0, 1.0);
+          sum += q;
+        }
+        // the mean of an EMA of ±1 rewards has std about sqrt(alpha) / sqrt(n) around 2p − 1
+        assertThat(sum / n).as("alpha=%s p=%s", alpha, p).isCloseTo(2 * p - 1, within(0.12));
+      }
+    }
+  }
+
+  @Test
   void qInitByOutcome_setsNewMemoryUtility() {
     MemLoopConfig c = MemLoopConfig.builder().qInitSuccess(0.5).qInitFailure(-0.5).build();
     try (MemLoop loop = engine(c)) {

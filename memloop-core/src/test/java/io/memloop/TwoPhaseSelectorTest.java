@@ -17,9 +17,24 @@ import org.junit.jupiter.api.Test;
 /** Property tests of Phase B against a direct transcription of the formulas. */
 class TwoPhaseSelectorTest {
   private static final Instant T = Instant.EPOCH;
+  /** The query every test retrieves with. */
+  private static final float[] QUERY = {1, 0};
 
   private static Memory memory(int id, double q) {
-    return new Memory("m" + id, "ns", "i", "", new float[] {1}, "e", Outcome.SUCCESS, q, 0, T, T);
+    return memory(id, q, new float[] {1, 0}, T);
+  }
+
+  private static Memory memory(int id, double q, float[] intent, Instant created) {
+    return new Memory("m" + id, "ns", "i", "", intent, "e", Outcome.SUCCESS, q, 0, created, created);
+  }
+
+  /** A unit 2-d intent whose cosine to {@link #QUERY} is {@code cos}. */
+  private static float[] intentAt(double cos) {
+    return new float[] {(float) cos, (float) Math.sqrt(Math.max(0, 1 - cos * cos))};
+  }
+
+  private static TwoPhaseSelector.Selection select(List<IntentMatch> pool, MemLoopConfig c, SplittableRandom rnd) {
+    return TwoPhaseSelector.select(QUERY, pool, c, rnd);
   }
 
   /** Random pool: 1..6 intents with 1..4 memories each, Q values with ties and extremes. */
@@ -39,7 +54,9 @@ class TwoPhaseSelectorTest {
           case 2 -> -20 + rnd.nextDouble() * 5; // below q_min of -10
           default -> Math.round(rnd.nextDouble() * 4) / 4.0;
         };
-        ms.add(memory(id++, q));
+        // own intents near the group's, sometimes equal (ties under MEMORY scope)
+        double own = rnd.nextInt(3) == 0 ? sim : Math.max(-1, sim - rnd.nextDouble() * 0.2);
+        ms.add(memory(id++, q, intentAt(own), T.plusSeconds(rnd.nextInt(3))));
       }
       out.add(new IntentMatch("i" + i, sim, ms));
     }
@@ -55,6 +72,8 @@ class TwoPhaseSelectorTest {
             rnd.nextBoolean() ? MemLoopConfig.SimilarityNormalization.POOL : MemLoopConfig.SimilarityNormalization.FIXED)
         .simMean(0.6)
         .simStd(0.2)
+        .similarityScope(rnd.nextBoolean() ? MemLoopConfig.SimilarityScope.MEMORY : MemLoopConfig.SimilarityScope.INTENT_GROUP)
+        .tieBreak(rnd.nextBoolean() ? MemLoopConfig.TieBreak.NEWEST_FIRST : MemLoopConfig.TieBreak.OLDEST_FIRST)
         .build();
   }
 
@@ -64,7 +83,10 @@ class TwoPhaseSelectorTest {
     List<String> ids = new ArrayList<>();
     for (IntentMatch m : pool) {
       for (Memory mem : m.memories()) {
-        rows.add(new double[] {m.similarity(), mem.q()});
+        double sim = c.similarityScope() == MemLoopConfig.SimilarityScope.MEMORY
+            ? QUERY[0] * mem.intentEmbedding()[0] + QUERY[1] * mem.intentEmbedding()[1]
+            : m.similarity();
+        rows.add(new double[] {sim, mem.q()});
         ids.add(mem.id());
       }
     }
@@ -93,7 +115,7 @@ class TwoPhaseSelectorTest {
     for (int trial = 0; trial < 2_000; trial++) {
       List<IntentMatch> pool = randomPool(rnd);
       MemLoopConfig c = randomConfig(rnd);
-      TwoPhaseSelector.Selection s = TwoPhaseSelector.select(pool, c, new SplittableRandom(trial));
+      TwoPhaseSelector.Selection s = select(pool, c, new SplittableRandom(trial));
       Map<String, Double> ref = referenceScores(pool, c);
       Map<String, Double> q = new HashMap<>();
       pool.forEach(m -> m.memories().forEach(mem -> q.put(mem.id(), mem.q())));
@@ -127,7 +149,7 @@ class TwoPhaseSelectorTest {
         new IntentMatch("b", 0.8, List.of(memory(2, 5))),
         new IntentMatch("c", 0.7, List.of(memory(3, 9))));
     MemLoopConfig c = MemLoopConfig.preset(Preset.SIMILARITY).toBuilder().k2(2).build();
-    var s = TwoPhaseSelector.select(pool, c, new SplittableRandom(1));
+    var s = select(pool, c, new SplittableRandom(1));
     assertThat(s.selected()).extracting(Memory::id).containsExactly("m1", "m2");
   }
 
@@ -139,9 +161,37 @@ class TwoPhaseSelectorTest {
         new IntentMatch("loosely-related", 0.60, List.of(memory(3, 0))));
     // With only two candidates pool z-scores are always ±1 and the tie falls to similarity; a
     // realistic pool has a spread of similarities.
-    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(1).build();
-    assertThat(TwoPhaseSelector.select(pool, c, new SplittableRandom(1)).selected())
+    MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL).toBuilder()
+        .similarityNormalization(MemLoopConfig.SimilarityNormalization.POOL).k2(1).build();
+    assertThat(select(pool, c, new SplittableRandom(1)).selected())
         .extracting(Memory::id).containsExactly("m2");
+  }
+
+  @Test
+  void tieBreak_ordersEqualScores_oldestOrNewestFirst() {
+    // One group, three memories of equal Q and intent: everything ties but age (store order is oldest first).
+    List<IntentMatch> pool = List.of(new IntentMatch("a", 0.9, List.of(
+        memory(1, 0, intentAt(0.9), T), memory(2, 0, intentAt(0.9), T.plusSeconds(1)),
+        memory(3, 0, intentAt(0.9), T.plusSeconds(1)))));
+    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL).toBuilder().k2(2).build();
+    assertThat(select(pool, memrl, new SplittableRandom(1)).selected()).extracting(Memory::id).containsExactly("m1", "m2");
+    MemLoopConfig newest = memrl.toBuilder().tieBreak(MemLoopConfig.TieBreak.NEWEST_FIRST).build();
+    // m2 and m3 share a creation time: the later in the store's order (m3) is the newer
+    assertThat(select(pool, newest, new SplittableRandom(1)).selected()).extracting(Memory::id).containsExactly("m3", "m2");
+  }
+
+  @Test
+  void memoryScope_tellsAGroupsMemoriesApartByTheirOwnIntents() {
+    // A group whose representative is 0.95 from the query holds a memory of exactly the query's
+    // intent and one of a look-alike; the group scope cannot tell them apart, the memory scope can.
+    List<IntentMatch> pool = List.of(new IntentMatch("a", 0.95, List.of(
+        memory(1, 0, intentAt(0.80), T), memory(2, 0, intentAt(1.0), T))));
+    MemLoopConfig group = MemLoopConfig.preset(Preset.SIMILARITY).toBuilder().k2(1).build();
+    assertThat(select(pool, group, new SplittableRandom(1)).selected()).extracting(Memory::id).containsExactly("m1");
+    MemLoopConfig own = group.toBuilder().similarityScope(MemLoopConfig.SimilarityScope.MEMORY).build();
+    var s = select(pool, own, new SplittableRandom(1));
+    assertThat(s.selected()).extracting(Memory::id).containsExactly("m2");
+    assertThat(s.candidates()).extracting(Candidate::similarity).containsExactly(1.0, 0.800000011920929);
   }
 
   @Test
@@ -149,7 +199,7 @@ class TwoPhaseSelectorTest {
     List<IntentMatch> pool = List.of(
         new IntentMatch("a", 0.99, List.of(memory(1, -11))),
         new IntentMatch("b", 0.60, List.of(memory(2, 0))));
-    var s = TwoPhaseSelector.select(pool, MemLoopConfig.preset(Preset.MEMRL), new SplittableRandom(1));
+    var s = select(pool, MemLoopConfig.preset(Preset.MEMRL), new SplittableRandom(1));
     assertThat(s.selected()).extracting(Memory::id).containsExactly("m2");
     assertThat(s.candidates()).filteredOn(c -> c.memoryId().equals("m1")).singleElement()
         .satisfies(c -> assertThat(c.probability()).isZero());
@@ -158,7 +208,7 @@ class TwoPhaseSelectorTest {
   @Test
   void constantQ_getsZeroNormalisedUtility_notNaN() {
     List<IntentMatch> pool = List.of(new IntentMatch("a", 0.9, List.of(memory(1, 0.3), memory(2, 0.3))));
-    var s = TwoPhaseSelector.select(pool, MemLoopConfig.preset(Preset.DEFAULT), new SplittableRandom(1));
+    var s = select(pool, MemLoopConfig.preset(Preset.DEFAULT), new SplittableRandom(1));
     assertThat(s.candidates()).allSatisfy(c -> assertThat(c.score()).isFinite());
   }
 
@@ -172,7 +222,7 @@ class TwoPhaseSelectorTest {
     Map<String, Integer> counts = new HashMap<>();
     Map<String, Double> probability = new HashMap<>();
     for (int t = 0; t < trials; t++) {
-      var s = TwoPhaseSelector.select(pool, c, rnd);
+      var s = select(pool, c, rnd);
       assertThat(s.selected()).hasSize(2);
       for (Candidate cand : s.candidates()) {
         probability.put(cand.memoryId(), cand.probability());
@@ -196,7 +246,7 @@ class TwoPhaseSelectorTest {
   void candidates_areOrderedByScore_withDroppedLast() {
     SplittableRandom rnd = new SplittableRandom(5);
     for (int trial = 0; trial < 200; trial++) {
-      var s = TwoPhaseSelector.select(randomPool(rnd), randomConfig(rnd), rnd);
+      var s = select(randomPool(rnd), randomConfig(rnd), rnd);
       List<Candidate> eligible = s.candidates().stream().filter(c -> c.q() >= -10).toList();
       assertThat(eligible).isSortedAccordingTo(Comparator.comparingDouble(Candidate::score).reversed());
       assertThat(s.candidates().subList(0, eligible.size())).isEqualTo(eligible);

@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Preset;
 import io.memloop.embed.Embedder;
@@ -133,7 +134,13 @@ public final class Bench {
         }
         yield Strategy.oracle(truth);
       }
-      default -> throw MemLoopException.invalid("strategies", "unknown strategy '" + name + "'");
+      default -> {
+        MemLoopConfig ablated = Ablation.NAMES.get(name);
+        if (ablated == null) {
+          throw MemLoopException.invalid("strategies", "unknown strategy '" + name + "'");
+        }
+        yield Strategy.engine(name, ablated);
+      }
     };
   }
 

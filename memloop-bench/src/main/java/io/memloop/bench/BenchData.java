@@ -91,7 +91,7 @@ public final class BenchData {
         m.put("cumulativeSuccess", spread(s.cumulativeSuccess()));
         m.put("forgettingRate", spread(s.forgettingRate()));
         m.put("transferAccuracy", spread(s.transferAccuracy()));
-        m.put("qSuccessCorrelation", spread(s.qSuccessCorrelation()));
+        m.put("qPredictsNext", spread(s.qPredictsNext()));
         m.put("misledRate", spread(s.misledRate()));
         m.put("memories", spread(s.memories()));
         m.put("wallSeconds", spread(s.wallSeconds()));

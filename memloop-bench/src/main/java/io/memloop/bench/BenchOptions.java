@@ -28,6 +28,13 @@ public record BenchOptions(
   public static final List<String> STRATEGIES =
       List.of("no-memory", "rag", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
 
+  /**
+   * The default preset with one of its differences from {@code memrl} undone (or, for {@code
+   * default+utility}, with Q ranking as well, λ = 0.5): the ablation table of BENCHMARKS.md. Run with
+   * {@code --strategies}; not part of the default run.
+   */
+  public static final List<String> ABLATIONS = List.copyOf(Ablation.NAMES.keySet());
+
   public static final List<String> ENVIRONMENTS = EnvironmentCatalog.names();
 
   public BenchOptions {
@@ -51,8 +58,9 @@ public record BenchOptions(
       throw MemLoopException.invalid("strategies", "must not be empty");
     }
     for (String s : strategies) {
-      if (!STRATEGIES.contains(s)) {
-        throw MemLoopException.invalid("strategies", "unknown strategy '" + s + "' (known: " + String.join(", ", STRATEGIES) + ")");
+      if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s)) {
+        throw MemLoopException.invalid("strategies", "unknown strategy '" + s + "' (known: "
+            + String.join(", ", STRATEGIES) + "; ablations: " + String.join(", ", ABLATIONS) + ")");
       }
     }
   }

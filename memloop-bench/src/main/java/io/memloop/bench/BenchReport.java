@@ -82,12 +82,12 @@ public final class BenchReport {
     }
     for (EnvironmentSummary env : environments) {
       out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
-      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, success) | misled | memories | s/run |\n");
+      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, next) | misled | memories | s/run |\n");
       out.append("|---|---|---|---|---|---|---|---|---|\n");
       for (StrategySummary s : env.strategies()) {
         out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f |%n",
             s.strategy(), s.lastEpochAccuracy().format(), s.cumulativeSuccess().format(), s.forgettingRate().format(),
-            s.transferAccuracy().format(), s.qSuccessCorrelation().format(), s.misledRate().format(),
+            s.transferAccuracy().format(), s.qPredictsNext().format(), s.misledRate().format(),
             s.memories().mean(), s.wallSeconds().mean()));
       }
       out.append('\n');
@@ -110,10 +110,11 @@ public final class BenchReport {
       - last epoch: mean success in the final epoch; CSR: fraction of tasks solved at least once.
       - forgetting: among tasks solved in epoch t-1, the fraction failed in epoch t, averaged over t.
       - transfer: success on held-out tasks with frozen memory (retrieval only, no writes); — if none.
-      - r(Q, success): Pearson r between each memory's final Q and its success rate when shown (memories
-        shown at least twice); — where Q never moves.
-      - misled: fraction of episodes whose top-ranked memory misled: a success experience (another task's
-        plan, answer or query, or a stale one) that does not fit the task; judged with ground truth after
-        the fact, strategies never see it.
+      - r(Q, next): Pearson r between the top-ranked memory's Q at retrieval (learned from earlier episodes
+        only; memories rewarded at least once) and the success of the episode that followed; — where Q
+        never moves.
+      - misled: among episodes that showed a memory and could be judged, the fraction whose top-ranked
+        memory misled: a success experience (another task's plan, answer or query, or a stale one) that
+        does not fit the task; judged with ground truth after the fact, strategies never see it.
       """;
 }

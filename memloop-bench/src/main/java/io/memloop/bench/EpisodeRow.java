@@ -3,14 +3,16 @@ package io.memloop.bench;
 import java.util.List;
 
 /**
- * One episode of a run, everything later analyses need (accuracy curves, forgetting, the Pearson
- * correlation of a memory's Q with the success of the episodes that used it).
+ * One episode of a run, everything later analyses need (accuracy curves, forgetting, whether the
+ * top-ranked memory's Q predicted the episode's success).
  *
  * @param epoch 1-based
  * @param shownIds the memories shown to the policy, in rank order
  * @param candidates size of the candidate pool they were selected from
  * @param firstShown whether the top-ranked memory truly helped (measured with the environment's
  *     ground truth after the fact; the strategy never sees it)
+ * @param firstShownQ the top-ranked memory's Q when it was retrieved, learned from earlier episodes
+ *     only; NaN when nothing was shown, the strategy learns no Q, or that memory was never rewarded
  */
 record EpisodeRow(
     String strategy,
@@ -21,7 +23,8 @@ record EpisodeRow(
     double reward,
     List<String> shownIds,
     int candidates,
-    FirstShown firstShown) {
+    FirstShown firstShown,
+    double firstShownQ) {
 
   /** What the top-ranked memory of an episode was, judged by ground truth. */
   enum FirstShown {
@@ -41,7 +44,13 @@ record EpisodeRow(
   EpisodeRow(String strategy, long seed, int epoch, String taskId, boolean success, double reward,
       List<String> shownIds, int candidates) {
     this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates,
-        shownIds.isEmpty() ? FirstShown.NONE : FirstShown.UNKNOWN);
+        shownIds.isEmpty() ? FirstShown.NONE : FirstShown.UNKNOWN, Double.NaN);
+  }
+
+  /** An episode without a learned Q for its first shown memory. */
+  EpisodeRow(String strategy, long seed, int epoch, String taskId, boolean success, double reward,
+      List<String> shownIds, int candidates, FirstShown firstShown) {
+    this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates, firstShown, Double.NaN);
   }
 
   EpisodeRow {

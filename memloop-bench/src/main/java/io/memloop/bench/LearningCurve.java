@@ -15,7 +15,7 @@ import java.util.OptionalDouble;
  * @param memoryCounts memories held at the end of each epoch
  * @param transferAccuracy success on held-out tasks with frozen memory; empty if the environment has
  *     none
- * @param qSuccessCorrelation Pearson r between memories' final Q and their success rate when shown;
+ * @param qPredictsNext Pearson r between the top memory's Q before an episode and its success;
  *     empty when undefined (too few memories, or Q never moves)
  * @param misledRate fraction of training episodes whose top-ranked memory did not truly help (judged
  *     with ground truth after the fact); empty when nothing was shown or the environment cannot judge
@@ -29,7 +29,7 @@ public record LearningCurve(
     OptionalDouble forgettingRate,
     List<Long> memoryCounts,
     OptionalDouble transferAccuracy,
-    OptionalDouble qSuccessCorrelation,
+    OptionalDouble qPredictsNext,
     OptionalDouble misledRate,
     double wallSeconds) {
 

@@ -68,6 +68,14 @@ final class LearningLoop {
     return GroundTruth.misleads(truth, task, first) ? EpisodeRow.FirstShown.MISLEADS : EpisodeRow.FirstShown.NEUTRAL;
   }
 
+  /** Q of the top-ranked memory as retrieved, if it has been rewarded at least once. */
+  private static double learnedQ(Recall recall) {
+    if (recall.shown().isEmpty() || recall.shown().getFirst().visits() == 0) {
+      return Double.NaN;
+    }
+    return recall.shown().getFirst().q();
+  }
+
   RunResult run(Strategy strategy, long seed) {
     return run(strategy, seed, epochAccuracy -> {});
   }
@@ -100,7 +108,8 @@ final class LearningLoop {
           rows.add(
               new EpisodeRow(
                   strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
-                  recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall)));
+                  recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall),
+                  learnedQ(recall)));
           solved += episode.success() ? 1 : 0;
         }
         memoryCounts.add(memory.memoryCount());
@@ -117,7 +126,8 @@ final class LearningLoop {
         transfer.add(
             new EpisodeRow(
                 strategy.name(), seed, epochs + 1, task.id(), episode.success(), episode.reward(),
-                recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall)));
+                recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall),
+                  learnedQ(recall)));
       }
       return new RunResult(
           strategy.name(), seed, epochs, rows, memoryCounts, transfer, utilities, System.nanoTime() - started);

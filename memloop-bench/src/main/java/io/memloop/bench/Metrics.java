@@ -124,31 +124,21 @@ final class Metrics {
     return judged == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) misled / judged);
   }
 
-  /** A memory is in the Q-critic correlation once it has been shown at least this often. */
-  static final int MIN_USES_FOR_CORRELATION = 2;
-
   /**
-   * Q-critic quality (MemRL reports r = 0.861): Pearson r between each memory's final Q and the
-   * success rate of the training episodes that showed it, over memories shown at least
-   * {@link #MIN_USES_FOR_CORRELATION} times. Empty when fewer than 3 memories qualify or either
-   * side has no variance (e.g. strategies whose Q never moves).
+   * Whether Q predicts outcomes (MemRL reports a Q-critic r = 0.861, but between a memory's final Q and
+   * the success rate of the very episodes that produced that Q, which is circular): Pearson r between
+   * the top-ranked memory's Q at retrieval time, learned from earlier episodes only, and the success of
+   * the episode that followed, over training episodes whose top memory had been rewarded at least
+   * once. Empty when fewer than 3 such episodes or either side has no variance (e.g. strategies whose
+   * Q never moves).
    */
-  static OptionalDouble qSuccessCorrelation(List<EpisodeRow> rows, Map<String, Double> finalUtilities) {
-    Map<String, int[]> uses = new LinkedHashMap<>(); // id -> {shown, successes}
+  static OptionalDouble qPredictsNext(List<EpisodeRow> rows) {
+    List<double[]> pairs = new ArrayList<>();
     for (EpisodeRow r : rows) {
-      for (String id : r.shownIds()) {
-        int[] u = uses.computeIfAbsent(id, k -> new int[2]);
-        u[0]++;
-        u[1] += r.success() ? 1 : 0;
+      if (Double.isFinite(r.firstShownQ())) {
+        pairs.add(new double[] {r.firstShownQ(), r.success() ? 1 : 0});
       }
     }
-    List<double[]> pairs = new ArrayList<>();
-    uses.forEach((id, u) -> {
-      Double q = finalUtilities.get(id);
-      if (q != null && u[0] >= MIN_USES_FOR_CORRELATION) {
-        pairs.add(new double[] {q, (double) u[1] / u[0]});
-      }
-    });
     return pearson(pairs);
   }
 
@@ -185,7 +175,7 @@ final class Metrics {
     boolean[][] s = solved(run.rows(), run.epochs());
     return new LearningCurve(
         run.strategy(), run.seed(), epochAccuracy(s), cumulativeSuccess(s), forgettingRate(s), run.memoryCounts(),
-        transferAccuracy(run.transferRows()), qSuccessCorrelation(run.rows(), run.finalUtilities()),
+        transferAccuracy(run.transferRows()), qPredictsNext(run.rows()),
         misledRate(run.rows()), run.wallNanos() / 1e9);
   }
 

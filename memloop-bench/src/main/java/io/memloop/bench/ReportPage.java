@@ -169,7 +169,7 @@ final class ReportPage {
   /** The columns of {@link BenchReport#toMarkdown()}, every one as mean ± std. */
   private static void table(StringBuilder h, EnvironmentSummary env) {
     h.append("<table class=\"metrics\">\n<thead><tr>");
-    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", "transfer", "r(Q, success)", "misled", "memories", "s/run")) {
+    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", "transfer", "r(Q, next)", "misled", "memories", "s/run")) {
       h.append("<th scope=\"col\">").append(esc(c)).append("</th>");
     }
     h.append("</tr></thead>\n<tbody>\n");
@@ -180,7 +180,7 @@ final class ReportPage {
       cell(h, s.cumulativeSuccess(), 2, runs);
       cell(h, s.forgettingRate(), 2, runs);
       cell(h, s.transferAccuracy(), 2, runs);
-      cell(h, s.qSuccessCorrelation(), 2, runs);
+      cell(h, s.qPredictsNext(), 2, runs);
       cell(h, s.misledRate(), 2, runs);
       cell(h, s.memories(), 0, runs);
       cell(h, s.wallSeconds(), 1, runs);

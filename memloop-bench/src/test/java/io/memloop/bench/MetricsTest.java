@@ -90,4 +90,34 @@ class MetricsTest {
     assertThat(c.forgettingRate().getAsDouble()).isCloseTo(0.25, within(1e-12));
     assertThat(c.memoryCounts()).containsExactly(3L, 6L, 9L);
   }
+
+  private static EpisodeRow row(boolean success, EpisodeRow.FirstShown first, double q) {
+    return new EpisodeRow("s", 1, 1, "t", success, success ? 1 : -1, first == EpisodeRow.FirstShown.NONE ? List.of() : List.of("m1"),
+        1, first, q);
+  }
+
+  @Test
+  void qPredictsNext_correlatesQBeforeTheEpisodeWithItsOutcome_skippingUnlearnedQ() {
+    List<EpisodeRow> rows = List.of(
+        row(T, EpisodeRow.FirstShown.HELPS, 0.9), row(T, EpisodeRow.FirstShown.HELPS, 0.5),
+        row(F, EpisodeRow.FirstShown.NEUTRAL, -0.5), row(F, EpisodeRow.FirstShown.NEUTRAL, 0.1),
+        row(T, EpisodeRow.FirstShown.NEUTRAL, Double.NaN), row(F, EpisodeRow.FirstShown.NONE, Double.NaN));
+    // pairs (0.9,1) (0.5,1) (-0.5,0) (0.1,0): mean q 0.25, mean y 0.5; sxy = 0.65·.5+.25·.5+.75·.5+.15·.5 = 0.9
+    // sxx = .4225+.0625+.5625+.0225 = 1.07, syy = 1 → r = 0.9 / sqrt(1.07)
+    assertThat(Metrics.qPredictsNext(rows).getAsDouble()).isCloseTo(0.9 / Math.sqrt(1.07), within(1e-12));
+    // a Q that is the opposite of what happens next correlates negatively: the metric can fail
+    List<EpisodeRow> wrong = List.of(row(F, EpisodeRow.FirstShown.HELPS, 0.9), row(F, EpisodeRow.FirstShown.HELPS, 0.5),
+        row(T, EpisodeRow.FirstShown.NEUTRAL, -0.5));
+    assertThat(Metrics.qPredictsNext(wrong).getAsDouble()).isNegative();
+    assertThat(Metrics.qPredictsNext(rows.subList(4, 6))).isEmpty();
+  }
+
+  @Test
+  void misledRate_countsOnlyEpisodesThatShowedAJudgedMemory() {
+    List<EpisodeRow> rows = List.of(
+        row(F, EpisodeRow.FirstShown.MISLEADS, Double.NaN), row(T, EpisodeRow.FirstShown.HELPS, Double.NaN),
+        row(F, EpisodeRow.FirstShown.NEUTRAL, Double.NaN), row(F, EpisodeRow.FirstShown.NONE, Double.NaN),
+        row(F, EpisodeRow.FirstShown.UNKNOWN, Double.NaN));
+    assertThat(Metrics.misledRate(rows).getAsDouble()).isCloseTo(1.0 / 3, within(1e-12));
+  }
 }

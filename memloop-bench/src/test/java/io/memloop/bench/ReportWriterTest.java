@@ -53,13 +53,13 @@ class ReportWriterTest {
     for (String strategy : BenchOptions.STRATEGIES) {
       assertThat(count(html, "<tr><th scope=\"row\">" + strategy + "</th>")).as(strategy).isEqualTo(environments);
     }
-    assertThat(html).contains("<th scope=\"col\">r(Q, success)</th>", "<th scope=\"col\">s/run</th>");
+    assertThat(html).contains("<th scope=\"col\">r(Q, next)</th>", "<th scope=\"col\">s/run</th>");
   }
 
   @Test
   void page_showsRunParameters_definitions_andDataLinks() {
     assertThat(html).contains("2 [11, 12]", "<td>quick</td>", "<td>" + ReportPage.esc(report.modelId()) + "</td>", "wall time");
-    assertThat(html).contains("Pearson r between each memory", "<li>misled: fraction of episodes");
+    assertThat(html).contains("Pearson r between the top-ranked memory", "<li>misled: among episodes that showed a memory");
     for (String file : List.of("summary.json", "episodes.jsonl", "episodes.csv")) {
       assertThat(html).contains("<a href=\"" + file + "\">");
     }
@@ -99,7 +99,7 @@ class ReportWriterTest {
 
   @Test
   void undefinedMetrics_renderAsDash_andGetNoBars(@TempDir Path out) throws Exception {
-    // Transfer, r(Q, success) and misled undefined for every seed; forgetting for one of two.
+    // Transfer, r(Q, next) and misled undefined for every seed; forgetting for one of two.
     LearningCurve a = curve("memrl", 1, OptionalDouble.of(0.25));
     LearningCurve b = curve("memrl", 2, OptionalDouble.empty());
     BenchReport r = report(new EnvironmentSummary("toy", 3, 0, List.of(StrategySummary.of("memrl", List.of(a, b)))));
@@ -161,7 +161,7 @@ class ReportWriterTest {
     assertThat(csr).extracting(Spread::n).containsExactly(2, 2);
   }
 
-  /** Three epochs; transfer, r(Q, success) and misled undefined. */
+  /** Three epochs; transfer, r(Q, next) and misled undefined. */
   private static LearningCurve curve(String strategy, long seed, OptionalDouble forgetting) {
     return new LearningCurve(strategy, seed, List.of(0.25, 0.5, 0.75), List.of(0.5, 0.75, 1.0), forgetting,
         List.of(2L, 3L, 4L), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(), 0.5);

@@ -165,7 +165,7 @@ final class SqlLearningMain {
           fmt(runs.stream().map(LearningCurve::forgettingRate).toList()),
           fmt(runs.stream().map(LearningCurve::transferAccuracy).toList()),
           fmt(runs.stream().map(LearningCurve::misledRate).toList()),
-          fmt(runs.stream().map(LearningCurve::qSuccessCorrelation).toList()));
+          fmt(runs.stream().map(LearningCurve::qPredictsNext).toList()));
     }
     System.out.println("case the policy adapted (first usable, ignoring slips), training epochs + held-out, all seeds:"
         + " attempts (success rate)");

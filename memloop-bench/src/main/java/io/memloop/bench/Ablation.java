@@ -1,0 +1,31 @@
+package io.memloop.bench;
+
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopConfig.Consolidation;
+import io.memloop.MemLoopConfig.SimilarityScope;
+import io.memloop.MemLoopConfig.TieBreak;
+import io.memloop.Preset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The ablations of the default preset: each undoes one of its differences from {@code memrl}, or adds
+ * value-aware ranking, so that every component has to earn its place in the table.
+ */
+final class Ablation {
+  private static final MemLoopConfig DEFAULT = MemLoopConfig.preset(Preset.DEFAULT);
+
+  /** Strategy name to configuration, in table order. */
+  static final Map<String, MemLoopConfig> NAMES = names();
+
+  private Ablation() {}
+
+  private static Map<String, MemLoopConfig> names() {
+    Map<String, MemLoopConfig> m = new LinkedHashMap<>();
+    m.put("default-no-consolidation", DEFAULT.toBuilder().consolidation(Consolidation.NONE).build());
+    m.put("default-oldest-first", DEFAULT.toBuilder().tieBreak(TieBreak.OLDEST_FIRST).build());
+    m.put("default-group-similarity", DEFAULT.toBuilder().similarityScope(SimilarityScope.INTENT_GROUP).build());
+    m.put("default+utility", DEFAULT.toBuilder().lambda(0.5).build());
+    return java.util.Collections.unmodifiableMap(m);
+  }
+}
