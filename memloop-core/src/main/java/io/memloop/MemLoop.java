@@ -7,6 +7,7 @@ import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
 import io.memloop.store.StoreCounts;
+import io.memloop.store.UtilityUpdate;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -48,6 +49,7 @@ public final class MemLoop implements AutoCloseable {
   private final ConcurrentHashMap<String, MemLoopConfig> configs = new ConcurrentHashMap<>();
   private final InstantSource clock;
   private final SplittableRandom random;
+  private final TaskLedger taskLedger;
 
   private MemLoop(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -57,6 +59,7 @@ public final class MemLoop implements AutoCloseable {
     this.reconfigure = b.reconfigure;
     this.clock = b.clock;
     this.random = new SplittableRandom(b.seed);
+    this.taskLedger = new TaskLedger(store);
     if (embedder != null && embedder.dimension() != store.dimension()) {
       throw MemLoopException.invalid(
           "embedder",
@@ -143,14 +146,17 @@ public final class MemLoop implements AutoCloseable {
     float[] query = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
     var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
+    TwoPhaseSelector.TaskView task =
+        config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
     TwoPhaseSelector.Selection selection;
     synchronized (random) {
-      selection = TwoPhaseSelector.select(query, matches, config, random);
+      selection = TwoPhaseSelector.select(query, matches, config, task, random);
     }
     Instant now = clock.instant();
     RetrievalRecord record =
         store.saveRetrieval(
-            new RetrievalRecordDraft(namespace, now, now.plus(config.retrievalTtl()), selection.candidates()));
+            new RetrievalRecordDraft(
+                namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
     return new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
   }
 
@@ -163,6 +169,21 @@ public final class MemLoop implements AutoCloseable {
    *     an unknown retrieval, CONFLICT for one already rewarded or expired
    */
   public RewardResult reward(String namespace, String retrievalId, double reward) {
+    return reward(namespace, retrievalId, reward, null);
+  }
+
+  /**
+   * {@link #reward(String, String, double)}, telling which of the selected memories the agent actually
+   * used. Utilities are updated as without it; per-task learning ({@link MemLoopConfig.TaskLearning})
+   * credits the reward to the used memories. Without this report it assumes the agent followed the
+   * highest-ranked success experience it was shown, as agents mostly act on the first applicable example.
+   *
+   * @param usedMemoryIds ids among the retrieval's selected memories; empty if the agent used none;
+   *     {@code null} if unknown
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code usedMemoryIds} for an id the retrieval did
+   *     not select, besides the failures of {@link #reward(String, String, double)}
+   */
+  public RewardResult reward(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds) {
     Checks.requireNamespace(namespace);
     Checks.requireNonBlank(retrievalId, "retrievalId");
     Checks.requireFinite(reward, "reward");
@@ -172,14 +193,42 @@ public final class MemLoop implements AutoCloseable {
           "reward", "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
     }
     double alpha = config.alpha();
+    if (usedMemoryIds != null) {
+      for (String id : usedMemoryIds) {
+        Checks.requireNonBlank(id, "usedMemoryIds");
+      }
+    }
     RewardOutcome outcome =
         store.applyReward(
             namespace,
             retrievalId,
             clock.instant(),
-            (id, u) -> new Utility(u.q() + alpha * (reward - u.q()), u.visits() + 1));
+            new UtilityUpdate() {
+              @Override
+              public Utility apply(String id, Utility u) {
+                return new Utility(u.q() + alpha * (reward - u.q()), u.visits() + 1);
+              }
+
+              @Override
+              public void check(RetrievalRecord retrieval) {
+                if (usedMemoryIds != null) {
+                  List<String> selected = retrieval.selectedIds();
+                  for (String id : usedMemoryIds) {
+                    if (!selected.contains(id)) {
+                      throw MemLoopException.invalid("usedMemoryIds",
+                          "'" + id + "' was not selected by retrieval '" + retrievalId + "' (selected: " + selected + ")");
+                    }
+                  }
+                }
+              }
+            });
     return switch (outcome) {
-      case RewardOutcome.Applied a -> new RewardResult(retrievalId, reward, a.changes());
+      case RewardOutcome.Applied a -> {
+        if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !a.retrieval().task().isNone()) {
+          taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
+        }
+        yield new RewardResult(retrievalId, reward, a.changes());
+      }
       case RewardOutcome.Unknown u ->
           throw new MemLoopException(
               MemLoopException.Reason.NOT_FOUND, "retrievalId",

@@ -37,6 +37,10 @@ import java.util.Objects;
  *     representative (MemRL) or the memory's own intent
  * @param tieBreak the order of candidates whose scores and similarities tie
  * @param consolidation what {@code remember} does with an experience already stored under the same intent
+ * @param taskLearning whether the engine learns, per task, which memories worked and explores for
+ *     tasks that keep failing
+ * @param exploreAfterFailures consecutive failures after which a task with no proven memory explores
+ * @param exploreBudget most explorations per task
  */
 public record MemLoopConfig(
     int k1,
@@ -59,7 +63,10 @@ public record MemLoopConfig(
     Duration retrievalTtl,
     SimilarityScope similarityScope,
     TieBreak tieBreak,
-    Consolidation consolidation) {
+    Consolidation consolidation,
+    TaskLearning taskLearning,
+    int exploreAfterFailures,
+    int exploreBudget) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -108,11 +115,26 @@ public record MemLoopConfig(
   }
 
   /**
+   * Per-task learning: credit the memory the agent used with the episode's reward, under the task that
+   * asked (its intent text, or its embedding when it has no text); rank memories proven for that task
+   * first and memories that failed it last; and, for a task that keeps failing with nothing proven,
+   * show one untried success experience of a similar task in second place, while exploring pays off
+   * in the namespace (its success rate beats that of failing tasks that did not explore).
+   */
+  public enum TaskLearning {
+    /** Utilities only (MemRL). */
+    OFF,
+    /** Per-task credit, ranking and exploration as above. */
+    ON
+  }
+
+  /**
    * Values of knobs that settings recorded by earlier versions lack: what those versions did.
    * {@link #fromSettings} fills them in.
    */
   static final Map<String, String> LEGACY_SETTINGS =
-      Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE");
+      Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
+          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4");
 
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
@@ -120,7 +142,7 @@ public record MemLoopConfig(
           "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
-          "tieBreak", "consolidation");
+          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -167,6 +189,9 @@ public record MemLoopConfig(
     Objects.requireNonNull(similarityScope, "similarityScope");
     Objects.requireNonNull(tieBreak, "tieBreak");
     Objects.requireNonNull(consolidation, "consolidation");
+    Objects.requireNonNull(taskLearning, "taskLearning");
+    Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
+    Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
     if (retrievalTtl.isNegative() || retrievalTtl.isZero() || retrievalTtl.compareTo(MAX_RETRIEVAL_TTL) > 0) {
       throw MemLoopException.invalid(
           "retrievalTtl", "must be positive and at most " + MAX_RETRIEVAL_TTL.toDays() + " days, got " + retrievalTtl);
@@ -194,7 +219,10 @@ public record MemLoopConfig(
             .retrievalTtl(Duration.ofDays(7))
             .similarityScope(SimilarityScope.INTENT_GROUP)
             .tieBreak(TieBreak.OLDEST_FIRST)
-            .consolidation(Consolidation.NONE);
+            .consolidation(Consolidation.NONE)
+            .taskLearning(TaskLearning.OFF)
+            .exploreAfterFailures(2)
+            .exploreBudget(4);
     return switch (preset) {
       case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
@@ -204,6 +232,7 @@ public record MemLoopConfig(
               .similarityScope(SimilarityScope.MEMORY)
               .tieBreak(TieBreak.NEWEST_FIRST)
               .consolidation(Consolidation.EXACT_DUPLICATES)
+              .taskLearning(TaskLearning.ON)
               .build();
     };
   }
@@ -235,7 +264,10 @@ public record MemLoopConfig(
         .retrievalTtl(retrievalTtl)
         .similarityScope(similarityScope)
         .tieBreak(tieBreak)
-        .consolidation(consolidation);
+        .consolidation(consolidation)
+        .taskLearning(taskLearning)
+        .exploreAfterFailures(exploreAfterFailures)
+        .exploreBudget(exploreBudget);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -317,6 +349,9 @@ public record MemLoopConfig(
     m.put("similarityScope", similarityScope.name());
     m.put("tieBreak", tieBreak.name());
     m.put("consolidation", consolidation.name());
+    m.put("taskLearning", taskLearning.name());
+    m.put("exploreAfterFailures", exploreAfterFailures);
+    m.put("exploreBudget", exploreBudget);
     return m;
   }
 
@@ -343,6 +378,9 @@ public record MemLoopConfig(
     private SimilarityScope similarityScope = SimilarityScope.INTENT_GROUP;
     private TieBreak tieBreak = TieBreak.OLDEST_FIRST;
     private Consolidation consolidation = Consolidation.NONE;
+    private TaskLearning taskLearning = TaskLearning.OFF;
+    private int exploreAfterFailures = 2;
+    private int exploreBudget = 4;
 
     private Builder() {}
 
@@ -374,6 +412,9 @@ public record MemLoopConfig(
     public Builder similarityScope(SimilarityScope v) { similarityScope = v; return this; }
     public Builder tieBreak(TieBreak v) { tieBreak = v; return this; }
     public Builder consolidation(Consolidation v) { consolidation = v; return this; }
+    public Builder taskLearning(TaskLearning v) { taskLearning = v; return this; }
+    public Builder exploreAfterFailures(int v) { exploreAfterFailures = v; return this; }
+    public Builder exploreBudget(int v) { exploreBudget = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -405,6 +446,9 @@ public record MemLoopConfig(
         case "similarityScope" -> similarityScope(parseEnum(SimilarityScope.class, knob, v));
         case "tieBreak" -> tieBreak(parseEnum(TieBreak.class, knob, v));
         case "consolidation" -> consolidation(parseEnum(Consolidation.class, knob, v));
+        case "taskLearning" -> taskLearning(parseEnum(TaskLearning.class, knob, v));
+        case "exploreAfterFailures" -> exploreAfterFailures(parseInt(knob, v));
+        case "exploreBudget" -> exploreBudget(parseInt(knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -414,7 +458,8 @@ public record MemLoopConfig(
       return new MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
-          simStd, retrievalTtl, similarityScope, tieBreak, consolidation);
+          simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
+          exploreBudget);
     }
 
     private static int parseInt(String knob, String v) {

@@ -1,11 +1,15 @@
 package io.memloop;
 
 import io.memloop.store.IntentMatch;
+import io.memloop.store.TaskNote;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2): given the Phase A pool, score each
@@ -30,9 +34,40 @@ final class TwoPhaseSelector {
 
   private TwoPhaseSelector() {}
 
-  record Selection(List<Candidate> candidates, List<Memory> selected) {}
+  /** Cosine at or above which a memory's own intent is the query's (the same task asked again). */
+  static final double SAME_INTENT = 1 - 1e-6;
+
+  /**
+   * What per-task learning knows about the asking task ({@link MemLoopConfig.TaskLearning}).
+   *
+   * @param context the task's key
+   * @param consecutiveFailures the task's failures since its last success
+   * @param explorations how often the task has explored
+   * @param explorationPays whether exploring has paid off in the namespace so far
+   * @param net each memory's net centred reward when the task used it (memories it never used are absent)
+   * @param margin net reward beyond which a memory counts as proven (or, below its negative, as failed)
+   */
+  record TaskView(
+      String context, int consecutiveFailures, int explorations, boolean explorationPays, Map<String, Double> net,
+      double margin) {}
+
+  record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note) {
+    Selection(List<Candidate> candidates, List<Memory> selected) {
+      this(candidates, selected, TaskNote.NONE);
+    }
+  }
 
   static Selection select(float[] query, List<IntentMatch> matches, MemLoopConfig config, RandomGenerator random) {
+    return select(query, matches, config, null, random);
+  }
+
+  /**
+   * Phase B. With a {@code task} view (per-task learning on), eligible candidates are reordered, stably,
+   * into memories proven for the task, then the rest, then memories that failed it; and a failing task
+   * with exploration left gets its first untried success experience of another intent in second place.
+   */
+  static Selection select(
+      float[] query, List<IntentMatch> matches, MemLoopConfig config, @Nullable TaskView task, RandomGenerator random) {
     List<Memory> pool = new ArrayList<>();
     List<Double> poolSims = new ArrayList<>();
     boolean ownIntent = config.similarityScope() == MemLoopConfig.SimilarityScope.MEMORY;
@@ -83,6 +118,10 @@ final class TwoPhaseSelector {
     }
     int m = eligible.size();
     int take = Math.min(config.k2(), m);
+    TaskNote note = TaskNote.NONE;
+    if (task != null) {
+      note = learnedOrder(query, pool, eligible, take, task, config);
+    }
     boolean[] greedy = new boolean[n];
     for (int r = 0; r < take; r++) {
       greedy[eligible.get(r)] = true;
@@ -101,6 +140,9 @@ final class TwoPhaseSelector {
         chosen[idx[r]] = true;
       }
     }
+    if (chosen != greedy && !note.explored().isEmpty()) { // the uniform draw replaced the exploration
+      note = new TaskNote(note.context(), "", note.failing());
+    }
     double uniformShare = m == 0 ? 0 : (double) take / m;
     List<Candidate> candidates = new ArrayList<>(n);
     List<Memory> selected = new ArrayList<>(take);
@@ -115,7 +157,42 @@ final class TwoPhaseSelector {
       candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], false, 0));
     }
     assert selected.size() == take : "selected=" + selected.size() + " take=" + take;
-    return new Selection(candidates, selected);
+    return new Selection(candidates, selected, note);
+  }
+
+  /** Reorders {@code eligible} in place for per-task learning; returns the retrieval's note. */
+  private static TaskNote learnedOrder(
+      float[] query, List<Memory> pool, List<Integer> eligible, int take, TaskView task, MemLoopConfig config) {
+    Map<Integer, Integer> tier = new HashMap<>();
+    boolean proven = false;
+    for (int i : eligible) {
+      Double net = task.net().get(pool.get(i).id());
+      int t = net == null ? 1 : net > task.margin() ? 0 : net < -task.margin() ? 2 : 1;
+      tier.put(i, t);
+      proven |= t == 0;
+    }
+    eligible.sort(Comparator.comparingInt(tier::get)); // stable: the greedy order within a tier
+    boolean failing = !proven && task.consecutiveFailures() >= config.exploreAfterFailures();
+    int explored = -1;
+    if (failing && take > 0 && task.explorations() < config.exploreBudget() && task.explorationPays()) {
+      for (int i : eligible) {
+        Memory mem = pool.get(i);
+        if (tier.get(i) == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
+            && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT) {
+          explored = i;
+          break;
+        }
+      }
+    }
+    if (explored >= 0) {
+      int at = eligible.indexOf(explored);
+      int slot = Math.min(1, take - 1);
+      if (at > slot) {
+        eligible.remove(at);
+        eligible.add(slot, explored);
+      }
+    }
+    return new TaskNote(task.context(), explored >= 0 ? pool.get(explored).id() : "", failing);
   }
 
   /** z-score with population std, clipped to ±{@link #Z_CLIP}; std := 1 when ≤ {@link #STD_FLOOR}. */

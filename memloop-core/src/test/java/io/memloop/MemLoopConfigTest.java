@@ -69,6 +69,8 @@ class MemLoopConfigTest {
             case "similarityScope" -> "intent-group";
             case "tieBreak" -> "newest_first";
             case "consolidation" -> "exact-duplicates";
+            case "taskLearning" -> "on";
+            case "exploreAfterFailures" -> "3";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
             case "rewardMax", "simStd" -> "1";
@@ -82,7 +84,8 @@ class MemLoopConfigTest {
   @Test
   void settingsRecordedBeforeTheScopeTieBreakAndConsolidationKnobs_readAsTheBehaviourOfThen() {
     Map<String, String> old = new java.util.LinkedHashMap<>(MemLoopConfig.preset(Preset.MEMRL).toSettings());
-    old.keySet().removeAll(List.of("similarityScope", "tieBreak", "consolidation"));
+    old.keySet().removeAll(
+        List.of("similarityScope", "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget"));
     assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
   }
 
@@ -91,7 +94,7 @@ class MemLoopConfigTest {
     assertThat(MemLoopConfig.preset(Preset.MEMRL).differences(MemLoopConfig.preset(Preset.DEFAULT)))
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
-            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> EXACT_DUPLICATES");
+            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> EXACT_DUPLICATES", "taskLearning OFF -> ON");
   }
 
   @Test

@@ -7,6 +7,7 @@ import io.memloop.UtilityChange;
 import io.memloop.Vectors;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,6 +35,7 @@ public final class InMemoryStore implements MemoryStore {
   private final AtomicLong sequence = new AtomicLong();
   private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
   private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
+  private final Map<String, Map<String, double[]>> ledgers = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public InMemoryStore(int dimension) {
@@ -158,6 +160,7 @@ public final class InMemoryStore implements MemoryStore {
       if (now.isAfter(pending.record.expiresAt())) {
         return new RewardOutcome.Expired(pending.record.expiresAt());
       }
+      update.check(pending.record);
       // Compute every new utility before changing anything: all or nothing if the rule throws.
       Map<String, Memory> updated = new LinkedHashMap<>();
       List<UtilityChange> changes = new ArrayList<>();
@@ -243,6 +246,26 @@ public final class InMemoryStore implements MemoryStore {
   @Override
   public void saveSettings(String namespace, Map<String, String> values) {
     settings.put(namespace, Map.copyOf(values));
+  }
+
+  @Override
+  public Map<String, double[]> ledger(String namespace, Collection<String> keys) {
+    Map<String, double[]> entries = ledgers.getOrDefault(namespace, Map.of());
+    Map<String, double[]> out = new HashMap<>();
+    for (String k : keys) {
+      double[] v = entries.get(k);
+      if (v != null) {
+        out.put(k, v.clone());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void putLedger(String namespace, Map<String, double[]> values) {
+    Map<String, double[]> copy = new HashMap<>();
+    values.forEach((k, v) -> copy.put(k, v.clone()));
+    ledgers.computeIfAbsent(namespace, n -> new ConcurrentHashMap<>()).putAll(copy);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.memloop.store;
 
 import io.memloop.Memory;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -88,6 +89,19 @@ public interface MemoryStore extends AutoCloseable {
    * on return for a durable store. Keys and values are single-line text.
    */
   void saveSettings(String namespace, Map<String, String> settings);
+
+  /**
+   * Per-task learning statistics of {@code namespace} ({@link io.memloop.MemLoopConfig.TaskLearning}):
+   * the values stored under each of {@code keys}; keys never stored are absent from the result.
+   * Keys are single-line text; values are finite numbers.
+   */
+  Map<String, double[]> ledger(String namespace, Collection<String> keys);
+
+  /**
+   * Stores {@code values} (absolute, replacing what each key held) all or nothing; durable on return
+   * for a durable store. The engine serialises read-modify-write of a namespace's entries itself.
+   */
+  void putLedger(String namespace, Map<String, double[]> values);
 
   /** Flushes and releases resources; further calls fail. */
   @Override

@@ -7,12 +7,19 @@ import java.util.List;
 /**
  * A retrieval the store keeps until it is rewarded or expires, so that {@code retrieve} and
  * {@code reward} can come from different processes. The whole candidate pool with its selection
- * probabilities is kept: it is the log from which a new policy can later be evaluated.
+ * probabilities is kept: it is the log from which a new policy can later be evaluated. Candidates are
+ * in the order the policy ranked them; {@link #task} carries what per-task learning needs.
  */
 public record RetrievalRecord(
-    String id, String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
+    String id, String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates, TaskNote task) {
   public RetrievalRecord {
     candidates = List.copyOf(candidates);
+    java.util.Objects.requireNonNull(task, "task");
+  }
+
+  /** A retrieval without per-task learning. */
+  public RetrievalRecord(String id, String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
+    this(id, namespace, createdAt, expiresAt, candidates, TaskNote.NONE);
   }
 
   /** Ids of the memories the policy selected. */

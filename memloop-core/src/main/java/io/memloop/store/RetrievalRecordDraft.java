@@ -6,12 +6,18 @@ import java.util.List;
 
 /** A retrieval record before the store has given it an id. */
 public record RetrievalRecordDraft(
-    String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
+    String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates, TaskNote task) {
   public RetrievalRecordDraft {
     candidates = List.copyOf(candidates);
+    java.util.Objects.requireNonNull(task, "task");
+  }
+
+  /** A draft without per-task learning. */
+  public RetrievalRecordDraft(String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
+    this(namespace, createdAt, expiresAt, candidates, TaskNote.NONE);
   }
 
   public RetrievalRecord withId(String id) {
-    return new RetrievalRecord(id, namespace, createdAt, expiresAt, candidates);
+    return new RetrievalRecord(id, namespace, createdAt, expiresAt, candidates, task);
   }
 }

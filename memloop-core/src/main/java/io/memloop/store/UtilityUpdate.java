@@ -9,4 +9,10 @@ import io.memloop.Utility;
 @FunctionalInterface
 public interface UtilityUpdate {
   Utility apply(String memoryId, Utility current);
+
+  /**
+   * Called once the retrieval is claimable, before {@link #apply} and before anything changes: a rule
+   * that throws here leaves the retrieval pending and every memory as it was.
+   */
+  default void check(RetrievalRecord retrieval) {}
 }

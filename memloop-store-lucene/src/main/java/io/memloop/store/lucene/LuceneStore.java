@@ -14,6 +14,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -324,6 +326,50 @@ public final class LuceneStore implements MemoryStore {
     } catch (IOException e) {
       throw StoreFiles.unavailable(dir.resolve(SettingsFile.NAME), "writing", e);
     }
+  }
+
+  @Override
+  public Map<String, double[]> ledger(String namespace, Collection<String> keys) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    Map<String, double[]> out = new HashMap<>();
+    if (ns != null) {
+      for (String k : keys) {
+        double[] v = ns.ledger.get(k);
+        if (v != null) {
+          out.put(k, v.clone());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Logs the values, applies them, and returns once the log record is durable. */
+  @Override
+  public void putLedger(String namespace, Map<String, double[]> values) {
+    Map<String, double[]> copy = new java.util.LinkedHashMap<>();
+    values.forEach((k, v) -> {
+      for (double d : v) {
+        if (!Double.isFinite(d)) {
+          throw new IllegalArgumentException("ledger values must be finite: " + k);
+        }
+      }
+      copy.put(k, v.clone());
+    });
+    long lsn;
+    lifecycle.gate.readLock().lock();
+    try {
+      lifecycle.ensureUsable();
+      NamespaceState ns = state.namespaces.getOrCreate(namespace);
+      synchronized (ns.ledger) { // the log orders a namespace's puts as they are applied
+        lsn = wal.append(new WalRecord.LedgerPut(namespace, copy)::encode);
+        ns.ledger.putAll(copy);
+      }
+    } finally {
+      lifecycle.gate.readLock().unlock();
+    }
+    lifecycle.awaitDurable(lsn);
+    lifecycle.afterWrite(0);
   }
 
   @Override

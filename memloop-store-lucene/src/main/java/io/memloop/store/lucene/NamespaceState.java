@@ -18,6 +18,11 @@ final class NamespaceState {
   /** Group indices, oldest first; guarded by {@code lock}. */
   final IntList groups = new IntList(16);
   final RetrievalBook retrievals;
+  /**
+   * Per-task learning statistics by key ({@link io.memloop.store.MemoryStore#ledger}); a key's array is
+   * replaced, never mutated, so readers may copy it without a lock.
+   */
+  final java.util.concurrent.ConcurrentHashMap<String, double[]> ledger = new java.util.concurrent.ConcurrentHashMap<>();
 
   NamespaceState(int id, String name, RetrievalBook.Limits limits) {
     this.id = id;

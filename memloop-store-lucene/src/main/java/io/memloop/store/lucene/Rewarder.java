@@ -45,6 +45,7 @@ final class Rewarder {
       if (now.isAfter(p.record.expiresAt())) {
         return new Result(new RewardOutcome.Expired(p.record.expiresAt()), 0);
       }
+      update.check(p.record);
       List<String> selected = new ArrayList<>();
       int[] candidates = selectedSlots(ns, p, selected);
       MemoryTable t = state.memories;

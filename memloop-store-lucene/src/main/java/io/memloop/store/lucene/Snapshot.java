@@ -2,6 +2,7 @@ package io.memloop.store.lucene;
 
 import io.memloop.Candidate;
 import io.memloop.store.RetrievalRecord;
+import io.memloop.store.TaskNote;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,13 +19,15 @@ import java.util.zip.CRC32C;
  * opening loads it and replays only the log from that segment on. Layout (little-endian):
  *
  * <pre>
- *   int MAGIC "MLSS", int version (1), int dimension, long segment, long lsn, long sequence,
+ *   int MAGIC "MLSS", int version (2; 1 is read), int dimension, long segment, long lsn, long sequence,
  *   byte clean (1 if written by a clean close: nothing after it was ever handed out)
  *   int n, n × str namespace                                   (index = namespace id)
  *   int n, n × (long seq, int namespace)                       groups, by index
  *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos)
  *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
- *               [instant rewardedAt], int c, c × candidate)    remembered retrievals
+ *               [instant rewardedAt], int c, c × candidate,
+ *               v2: str context, str explored, byte failing)   remembered retrievals
+ *   v2: int n, n × (int namespace, str key, int m, m × double)  per-task learning ledger
  *   int CRC32C of everything before it
  * </pre>
  *
@@ -34,7 +37,9 @@ import java.util.zip.CRC32C;
  */
 final class Snapshot {
   static final int MAGIC = 0x4D4C5353;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** The first version, without per-task learning; still read. */
+  static final int VERSION_1 = 1;
   private static final int FLUSH_BYTES = 1 << 20;
 
   /** Where replay starts: the snapshot's segment and LSN; {@code clean} if a clean close wrote it. */
@@ -113,8 +118,26 @@ final class Snapshot {
           w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
+        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().failing() ? 1 : 0);
         out.maybeFlush();
       }
+      int entries = 0;
+      for (NamespaceState ns : namespaces) {
+        entries += ns.ledger.size();
+      }
+      w.putInt(entries);
+      int written = 0;
+      for (NamespaceState ns : namespaces) {
+        for (var e : ns.ledger.entrySet()) { // writers are held out: the map does not change under us
+          w.putInt(ns.id).putString(e.getKey()).putInt(e.getValue().length);
+          for (double v : e.getValue()) {
+            w.putDouble(v);
+          }
+          written++;
+          out.maybeFlush();
+        }
+      }
+      assert written == entries : written + " ledger entries written, " + entries + " counted";
       out.finish();
     }
   }
@@ -134,7 +157,7 @@ final class Snapshot {
               magic, file, MAGIC, VERSION));
         }
         int version = in.current.getInt();
-        if (version != VERSION) {
+        if (version != VERSION && version != VERSION_1) {
           throw StoreFiles.corrupt(file, "unknown snapshot version " + version + " (this build reads v" + VERSION + ")");
         }
         ByteReader r = in.r(29);
@@ -183,7 +206,20 @@ final class Snapshot {
         }
         int retrievals = in.r(4).getCount(Integer.MAX_VALUE, "retrieval");
         for (int i = 0; i < retrievals; i++) {
-          readRetrieval(file, in, state);
+          readRetrieval(file, in, state, version);
+        }
+        if (version >= 2) {
+          int entries = in.r(4).getCount(Integer.MAX_VALUE, "ledger entry");
+          for (int i = 0; i < entries; i++) {
+            NamespaceState ns = namespace(file, state, in.r(4).getInt());
+            String key = string(in);
+            double[] v = new double[in.r(4).getCount(1024, "ledger value")];
+            r = in.r(8 * v.length);
+            for (int j = 0; j < v.length; j++) {
+              v[j] = r.getDouble();
+            }
+            ns.ledger.put(key, v);
+          }
         }
         in.finish(file);
         return pos;
@@ -193,7 +229,13 @@ final class Snapshot {
     }
   }
 
-  private static void readRetrieval(Path file, In in, StoreState state) throws IOException, ByteReader.Malformed {
+  private static String string(In in) throws IOException, ByteReader.Malformed {
+    int len = in.r(4).getCount(WriteAheadLog.MAX_RECORD_BYTES, "string byte");
+    return in.r(len).getStringOfLength(len);
+  }
+
+  private static void readRetrieval(Path file, In in, StoreState state, int version)
+      throws IOException, ByteReader.Malformed {
     ByteReader r = in.r(37);
     long seq = r.getLong();
     NamespaceState ns = namespace(file, state, r.getInt());
@@ -208,8 +250,14 @@ final class Snapshot {
       r = in.r(33);
       candidates.add(new Candidate(id, r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0, r.getDouble()));
     }
+    TaskNote task = TaskNote.NONE;
+    if (version >= 2) {
+      String context = string(in);
+      String explored = string(in);
+      task = new TaskNote(context, explored, in.r(1).getByte() != 0);
+    }
     RetrievalBook.Pending p =
-        new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates));
+        new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates, task));
     p.rewardedAt = rewardedAt;
     ns.retrievals.restore(p);
     state.raiseSequence(seq);

@@ -87,6 +87,7 @@ final class StoreState {
         raiseSequence(saved.seq());
       }
       case WalRecord.SequenceFloor f -> raiseSequence(f.floor());
+      case WalRecord.LedgerPut put -> namespaces.getOrCreate(put.namespace()).ledger.putAll(put.values());
       case WalRecord.Rewarded rew -> {
         NamespaceState ns = namespaces.getOrCreate(rew.namespace());
         RetrievalBook.Pending p = ns.retrievals.get(rew.retrievalSeq());

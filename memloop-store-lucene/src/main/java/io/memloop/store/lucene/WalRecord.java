@@ -2,9 +2,11 @@ package io.memloop.store.lucene;
 
 import io.memloop.Candidate;
 import io.memloop.store.RetrievalRecord;
+import io.memloop.store.TaskNote;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The payload of one write-ahead-log record: one mutation, applied as a whole or not at all. Records
@@ -20,6 +22,9 @@ import java.util.List;
  *   4 SEQUENCE   long floor                      ids handed out from now on are above floor
  *   5 DELETE     long memorySeq, long groupSeq, byte groupEmptied, str namespace
  *   6 BATCH      int n, n × (the INSERT layout after its type byte)      one {@code insertAll} call
+ *   7 RETRIEVAL_TASK  the RETRIEVAL layout, then str context, str explored, byte failing
+ *                (a retrieval with per-task learning; without it, type 2 is written as before)
+ *   8 LEDGER     str namespace, int n, n × (str key, int m, m × double)     absolute values
  * </pre>
  *
  * Types 5 and 6 were added without a version change: a store written before them opens unchanged, and
@@ -32,8 +37,10 @@ sealed interface WalRecord {
   int SEQUENCE = 4;
   int DELETE = 5;
   int BATCH = 6;
+  int RETRIEVAL_TASK = 7;
+  int LEDGER = 8;
   /** The highest type this build writes and reads. */
-  int LAST_TYPE = BATCH;
+  int LAST_TYPE = LEDGER;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -91,11 +98,15 @@ sealed interface WalRecord {
   record RetrievalSaved(long seq, RetrievalRecord retrieval) implements WalRecord {
     @Override
     public void encode(ByteWriter w) {
-      w.putByte(RETRIEVAL).putLong(seq).putString(retrieval.namespace()).putInstant(retrieval.createdAt())
-          .putInstant(retrieval.expiresAt()).putInt(retrieval.candidates().size());
+      TaskNote task = retrieval.task();
+      w.putByte(task.isNone() ? RETRIEVAL : RETRIEVAL_TASK).putLong(seq).putString(retrieval.namespace())
+          .putInstant(retrieval.createdAt()).putInstant(retrieval.expiresAt()).putInt(retrieval.candidates().size());
       for (Candidate c : retrieval.candidates()) {
         w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
             .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
+      }
+      if (!task.isNone()) {
+        w.putString(task.context()).putString(task.explored()).putByte(task.failing() ? 1 : 0);
       }
     }
   }
@@ -112,6 +123,20 @@ sealed interface WalRecord {
       w.putByte(REWARD).putLong(retrievalSeq).putString(namespace).putInstant(at).putInt(memorySeqs.length);
       for (int i = 0; i < memorySeqs.length; i++) {
         w.putLong(memorySeqs[i]).putDouble(qs[i]).putLong(visits[i]);
+      }
+    }
+  }
+
+  /** Per-task learning statistics of {@code namespace} were set to these absolute values. */
+  record LedgerPut(String namespace, Map<String, double[]> values) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(LEDGER).putString(namespace).putInt(values.size());
+      for (Map.Entry<String, double[]> e : values.entrySet()) {
+        w.putString(e.getKey()).putInt(e.getValue().length);
+        for (double v : e.getValue()) {
+          w.putDouble(v);
+        }
       }
     }
   }
@@ -146,7 +171,7 @@ sealed interface WalRecord {
         boolean emptied = r.getByte() != 0;
         yield new Delete(memorySeq, groupSeq, emptied, r.getString());
       }
-      case RETRIEVAL -> {
+      case RETRIEVAL, RETRIEVAL_TASK -> {
         long seq = r.getLong();
         String ns = r.getString();
         Instant created = r.getInstant();
@@ -157,7 +182,8 @@ sealed interface WalRecord {
           candidates.add(new Candidate(r.getString(), r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0,
               r.getDouble()));
         }
-        yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates));
+        TaskNote task = type == RETRIEVAL ? TaskNote.NONE : new TaskNote(r.getString(), r.getString(), r.getByte() != 0);
+        yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates, task));
       }
       case REWARD -> {
         long seq = r.getLong();
@@ -175,6 +201,20 @@ sealed interface WalRecord {
         yield new Rewarded(seq, ns, at, memorySeqs, qs, visits);
       }
       case SEQUENCE -> new SequenceFloor(r.getLong());
+      case LEDGER -> {
+        String ns = r.getString();
+        int n = r.getCount(MAX_ITEMS, "ledger entry");
+        Map<String, double[]> values = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+          String key = r.getString();
+          double[] v = new double[r.getCount(1024, "ledger value")];
+          for (int j = 0; j < v.length; j++) {
+            v[j] = r.getDouble();
+          }
+          values.put(key, v);
+        }
+        yield new LedgerPut(ns, values);
+      }
       default -> throw new ByteReader.Malformed("unknown log record type " + type);
     };
     r.expectEnd("log record type " + type);

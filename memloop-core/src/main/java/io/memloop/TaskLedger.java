@@ -1,0 +1,156 @@
+package io.memloop;
+
+import io.memloop.store.IntentMatch;
+import io.memloop.store.MemoryStore;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.TaskNote;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Per-task learning ({@link MemLoopConfig.TaskLearning}): what the engine keeps in the store's ledger
+ * and how a reward updates it. Entries of a namespace:
+ *
+ * <ul>
+ *   <li>{@code t:<task>} → [failures since the task's last success, explorations so far];
+ *   <li>{@code p:<task>:<memory>} → [net centred reward of the episodes of the task that used the memory];
+ *   <li>{@code n} → [exploring episodes, their summed success, failing episodes that did not explore,
+ *       their summed success] — whether exploring pays in this namespace.
+ * </ul>
+ *
+ * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
+ * task asked again finds its entries. Rewards are centred on the middle of the reward range, and
+ * success is a reward above it; a memory is proven for a task once its net reward exceeds half the
+ * range, and failed once it is below minus that.
+ *
+ * <p>Thread safety: read-modify-write of a namespace's entries is serialised here, per namespace.
+ */
+final class TaskLedger {
+  /** Exploring episodes before the namespace-wide comparison may stop exploration. */
+  static final int WARM_UP = 10;
+
+  private final MemoryStore store;
+  private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
+
+  TaskLedger(MemoryStore store) {
+    this.store = store;
+  }
+
+  /** The key of the task {@code intent} asks for ({@code query} is its unit embedding). */
+  static String taskKey(Intent intent, float[] query) {
+    MessageDigest sha;
+    try {
+      sha = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+    }
+    Optional<String> text = intent.optionalText();
+    if (text.isPresent()) {
+      return "t" + HexFormat.of().formatHex(sha.digest(text.get().getBytes(StandardCharsets.UTF_8)), 0, 16);
+    }
+    ByteBuffer b = ByteBuffer.allocate(query.length * Float.BYTES);
+    for (float f : query) {
+      b.putFloat(f);
+    }
+    return "e" + HexFormat.of().formatHex(sha.digest(b.array()), 0, 16);
+  }
+
+  TwoPhaseSelector.TaskView view(
+      String namespace, Intent intent, float[] query, List<IntentMatch> matches, MemLoopConfig config) {
+    String task = taskKey(intent, query);
+    List<String> keys = new ArrayList<>();
+    keys.add("t:" + task);
+    keys.add("n");
+    for (IntentMatch match : matches) {
+      for (Memory m : match.memories()) {
+        keys.add(pairKey(task, m.id()));
+      }
+    }
+    Map<String, double[]> entries = store.ledger(namespace, keys);
+    double[] t = entries.getOrDefault("t:" + task, new double[2]);
+    double[] n = entries.getOrDefault("n", new double[4]);
+    Map<String, Double> net = new HashMap<>();
+    String prefix = "p:" + task + ":";
+    entries.forEach((k, v) -> {
+      if (k.startsWith(prefix)) {
+        net.put(k.substring(prefix.length()), v[0]);
+      }
+    });
+    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], pays(n), net, halfRange(config));
+  }
+
+  /** Whether exploring has paid off: still warming up, or its success rate beats not exploring. */
+  static boolean pays(double[] n) {
+    return n[0] < WARM_UP || (n[1] + 1) / (n[0] + 2) > (n[3] + 1) / (n[2] + 2);
+  }
+
+  private static double halfRange(MemLoopConfig config) {
+    return (config.rewardMax() - config.rewardMin()) / 2;
+  }
+
+  private static String pairKey(String task, String memoryId) {
+    return "p:" + task + ":" + memoryId;
+  }
+
+  /** Updates the ledger for a rewarded retrieval. */
+  void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, MemLoopConfig config) {
+    TaskNote note = retrieval.task();
+    double mid = (config.rewardMax() + config.rewardMin()) / 2;
+    double centred = reward - mid;
+    boolean success = centred > 0;
+    double unit = (reward - config.rewardMin()) / (config.rewardMax() - config.rewardMin());
+    List<String> credited = used != null ? used : defaultUsed(namespace, retrieval).map(List::of).orElse(List.of());
+    synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+      String taskKey = "t:" + note.context();
+      List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
+      credited.forEach(id -> keys.add(pairKey(note.context(), id)));
+      Map<String, double[]> entries = store.ledger(namespace, keys);
+      Map<String, double[]> out = new HashMap<>();
+      double[] t = entries.getOrDefault(taskKey, new double[2]);
+      out.put(taskKey, new double[] {success ? 0 : t[0] + 1, t[1] + (note.explored().isEmpty() ? 0 : 1)});
+      double[] n = entries.getOrDefault("n", new double[4]).clone();
+      if (!note.explored().isEmpty()) {
+        n[0]++;
+        n[1] += unit;
+      } else if (note.failing()) {
+        n[2]++;
+        n[3] += unit;
+      }
+      out.put("n", n);
+      for (String id : credited) {
+        String k = pairKey(note.context(), id);
+        out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
+      }
+      store.putLedger(namespace, out);
+    }
+  }
+
+  /**
+   * The memory an agent that did not say is assumed to have used: the highest-ranked selected success
+   * experience, in the order shown (the explored memory second).
+   */
+  private Optional<String> defaultUsed(String namespace, RetrievalRecord retrieval) {
+    List<String> shown = new ArrayList<>(retrieval.selectedIds());
+    String explored = retrieval.task().explored();
+    if (!explored.isEmpty() && shown.remove(explored)) {
+      shown.add(Math.min(1, shown.size()), explored);
+    }
+    for (String id : shown) {
+      Optional<Memory> m = store.get(namespace, id);
+      if (m.isPresent() && m.get().outcome() == Outcome.SUCCESS) {
+        return Optional.of(id);
+      }
+    }
+    return Optional.empty();
+  }
+}
