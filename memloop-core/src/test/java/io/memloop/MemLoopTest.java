@@ -121,6 +121,77 @@ class MemLoopTest {
     }
   }
 
+  /** A unit vector with cosine {@code cos} to axis 0, in the (0, 1) plane. */
+  private static float[] nearAxis0(double cos) {
+    float[] v = new float[DIM];
+    v[0] = (float) cos;
+    v[1] = (float) Math.sqrt(1 - cos * cos);
+    return v;
+  }
+
+  @Test
+  void taskLearning_aFailingTaskTriesASimilarTasksSuccess_creditsIt_andRespectsTheBudget() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().exploreAfterFailures(2).exploreBudget(1).build();
+    try (MemLoop loop = engine(c)) {
+      Intent task = Intent.of("rotate the keys of service A", axis(0));
+      for (int i = 0; i < 3; i++) {
+        loop.remember("ns", task, "tried plan " + i + ": it failed", Outcome.FAILURE);
+      }
+      Memory sibling = loop.remember("ns", Intent.of("rotate the keys of service B", nearAxis0(0.8)), "plan S worked", Outcome.SUCCESS);
+      for (int i = 0; i < 2; i++) { // own notes are most similar: shown, and the task fails twice
+        Retrieval r = loop.retrieve("ns", task);
+        assertThat(r.selected()).extracting(Memory::id).doesNotContain(sibling.id());
+        loop.reward("ns", r.id(), -1);
+      }
+      Retrieval explore = loop.retrieve("ns", task);
+      assertThat(explore.selected()).hasSize(3);
+      assertThat(explore.selected().get(1).id()).as("the untried success of a similar task, second").isEqualTo(sibling.id());
+      loop.reward("ns", explore.id(), -1); // it did not work either
+      Retrieval after = loop.retrieve("ns", task);
+      assertThat(after.selected()).extracting(Memory::id).as("budget spent, and it failed this task").doesNotContain(sibling.id());
+      Map<String, double[]> ledger = loop.store().ledger("ns", List.of("t:" + TaskLedger.taskKey(task, axis(0)),
+          "p:" + TaskLedger.taskKey(task, axis(0)) + ":" + sibling.id(), "n"));
+      assertThat(ledger.get("t:" + TaskLedger.taskKey(task, axis(0)))).containsExactly(3, 1);
+      assertThat(ledger.get("p:" + TaskLedger.taskKey(task, axis(0)) + ":" + sibling.id())).containsExactly(-1);
+      assertThat(ledger.get("n")).as("one exploration, without success; no failing episode that stayed").containsExactly(1, 0, 0, 0);
+    }
+  }
+
+  @Test
+  void taskLearning_memoriesProvenForATaskComeFirst_andFailedOnesLast() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      Intent task = Intent.of("book the quarterly review", axis(0));
+      Memory good = loop.remember("ns", Intent.of("book a review", nearAxis0(0.7)), "use the rooms API", Outcome.SUCCESS);
+      Memory bad = loop.remember("ns", Intent.of("book the quarterly review!", nearAxis0(0.99)), "email the office", Outcome.SUCCESS);
+      // the agent reports what it used: twice the good one worked, twice the look-alike failed
+      for (int i = 0; i < 2; i++) {
+        Retrieval r = loop.retrieve("ns", task);
+        loop.reward("ns", r.id(), 1, List.of(good.id()));
+        Retrieval w = loop.retrieve("ns", task);
+        loop.reward("ns", w.id(), -1, List.of(bad.id()));
+      }
+      Retrieval r = loop.retrieve("ns", task);
+      assertThat(r.selected()).extracting(Memory::id).containsExactly(good.id(), bad.id());
+      // another task is not affected: plain similarity order
+      Retrieval other = loop.retrieve("ns", Intent.of("book the annual review", axis(0)));
+      assertThat(other.selected()).extracting(Memory::id).containsExactly(bad.id(), good.id());
+    }
+  }
+
+  @Test
+  void reward_withAUsedMemoryTheRetrievalDidNotSelect_isRejected_andChangesNothing() {
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      Memory m = loop.remember("ns", Intent.of("a", axis(0)), "x", Outcome.SUCCESS);
+      Memory other = loop.remember("ns", Intent.of("b", axis(3)), "y", Outcome.SUCCESS);
+      Retrieval r = loop.retrieve("ns", Intent.of("a", axis(0)));
+      assertThatThrownBy(() -> loop.reward("ns", r.id(), 1, List.of(other.id())))
+          .isInstanceOf(MemLoopException.class).hasMessageContaining("usedMemoryIds")
+          .hasMessageContaining(other.id());
+      assertThat(loop.get("ns", m.id()).orElseThrow().visits()).isZero();
+      assertThat(loop.reward("ns", r.id(), 1, List.of(m.id())).changes()).hasSize(1); // still pending
+    }
+  }
+
   @Test
   void qInitByOutcome_setsNewMemoryUtility() {
     MemLoopConfig c = MemLoopConfig.builder().qInitSuccess(0.5).qInitFailure(-0.5).build();

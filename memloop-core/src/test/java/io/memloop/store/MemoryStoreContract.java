@@ -373,4 +373,34 @@ public abstract class MemoryStoreContract {
     assertThat(store.settings("ns")).contains(Map.of("k1", "10"));
     assertThat(store.settings("other")).contains(Map.of("k1", "7"));
   }
+
+  @Test
+  void ledger_isPerNamespace_replacesWholeValues_andSurvivesAReopen() throws Exception {
+    assertThat(store.ledger("ns", List.of("t:a", "n"))).isEmpty();
+    store.putLedger("ns", Map.of("t:a", new double[] {1, 2}, "n", new double[] {3, 0.5, 4, 1.5}));
+    store.putLedger("other", Map.of("t:a", new double[] {9}));
+    store.putLedger("ns", Map.of("t:a", new double[] {0, 3}, "p:a:m1", new double[] {-1}));
+    Map<String, double[]> got = store.ledger("ns", List.of("t:a", "n", "p:a:m1", "absent"));
+    assertThat(got).containsOnlyKeys("t:a", "n", "p:a:m1");
+    assertThat(got.get("t:a")).containsExactly(0, 3);
+    assertThat(got.get("n")).containsExactly(3, 0.5, 4, 1.5);
+    assertThat(store.ledger("other", List.of("t:a")).get("t:a")).containsExactly(9);
+    got.get("t:a")[0] = 42; // a copy: changing it changes nothing stored
+    assertThat(store.ledger("ns", List.of("t:a")).get("t:a")).containsExactly(0, 3);
+
+    TaskNote note = new TaskNote("a", "m7", true);
+    RetrievalRecord r = store.saveRetrieval(
+        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)), note));
+    assertThat(r.task()).isEqualTo(note);
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.ledger("ns", List.of("t:a")).get("t:a")).containsExactly(0, 3);
+    assertThat(store.ledger("ns", List.of("p:a:m1")).get("p:a:m1")).containsExactly(-1);
+    assertThat(store.ledger("other", List.of("t:a")).get("t:a")).containsExactly(9);
+    RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+  }
 }

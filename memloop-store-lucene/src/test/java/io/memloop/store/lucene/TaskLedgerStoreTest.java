@@ -1,0 +1,75 @@
+package io.memloop.store.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memloop.Candidate;
+import io.memloop.Utility;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.RewardOutcome;
+import io.memloop.store.TaskNote;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Per-task learning state through a crash (log replay) and through a checkpoint (snapshot v2). */
+class TaskLedgerStoreTest {
+  private static final int DIM = 8;
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final LuceneStoreOptions LOG_ONLY = LuceneStoreOptions.builder()
+      .commitEveryInserts(1_000_000).checkpointEveryBytes(1 << 30).build();
+  private static final LuceneStoreOptions TINY_CHECKPOINTS = LuceneStoreOptions.builder()
+      .checkpointEveryBytes(4096).build();
+
+  @TempDir Path tmp;
+
+  private static RetrievalRecord save(LuceneStore store, TaskNote note) {
+    return store.saveRetrieval(new RetrievalRecordDraft(
+        "ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m1", 0.9, 0, 1, true, 1)), note));
+  }
+
+  @Test
+  void ledgerAndTaskNotes_areReplayedFromTheLog_afterACrash() {
+    Path dir = tmp.resolve("store");
+    RetrievalRecord r;
+    TaskNote note = new TaskNote("tabc", "m1", true);
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      r = save(store, note); // made durable by the ledger writes after it
+      store.putLedger("ns", Map.of("t:tabc", new double[] {2, 1}));
+      store.putLedger("ns", Map.of("t:tabc", new double[] {0, 1}, "n", new double[] {1, 1, 0, 0}));
+      store.crashForTesting();
+    }
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      assertThat(store.ledger("ns", List.of("t:tabc")).get("t:tabc")).containsExactly(0, 1);
+      assertThat(store.ledger("ns", List.of("n")).get("n")).containsExactly(1, 1, 0, 0);
+      RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
+      // m1 was never inserted, so nothing changes, but the retrieval and its note came back
+      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+    }
+  }
+
+  @Test
+  void ledgerAndPendingNotes_surviveCheckpoints() {
+    Path dir = tmp.resolve("store");
+    TaskNote note = new TaskNote("tk", "", true);
+    try (LuceneStore store = LuceneStore.open(dir, DIM, TINY_CHECKPOINTS)) {
+      for (int i = 0; i < 2000; i++) { // about 70 KB of log: many checkpoints
+        store.putLedger("ns", Map.of("p:tk:m" + i, new double[] {i}));
+      }
+      RetrievalRecord r = save(store, note);
+      store.putLedger("ns", Map.of("t:tk", new double[] {3, 0}));
+      assertThat(r.task()).isEqualTo(note);
+    }
+    try (LuceneStore store = LuceneStore.open(dir, DIM, TINY_CHECKPOINTS)) {
+      assertThat(store.ledger("ns", List.of("t:tk")).get("t:tk")).containsExactly(3, 0);
+      assertThat(store.ledger("ns", List.of("p:tk:m0", "p:tk:m1999")))
+          .satisfies(m -> assertThat(m.get("p:tk:m0")).containsExactly(0))
+          .satisfies(m -> assertThat(m.get("p:tk:m1999")).containsExactly(1999));
+      assertThat(store.ledger("ns", java.util.stream.IntStream.range(0, 2000).mapToObj(i -> "p:tk:m" + i).toList()))
+          .hasSize(2000);
+    }
+  }
+}
