@@ -11,6 +11,8 @@ import io.memloop.bench.TranscriptWriter;
 import io.memloop.chat.ChatModel;
 import io.memloop.embeddings.OpenAiChatModel;
 import io.memloop.bench.ReportWriter;
+import io.memloop.embed.Embedder;
+import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.embeddings.MiniLmEmbedder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -53,6 +55,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--strategies", paramLabel = "NAME,...", split = ",",
       description = "Strategies (default: no-memory, similarity, memp, memrl, default, oracle).")
   @Nullable List<String> strategies;
+
+  @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
+      description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default) or hashing (lexical feature"
+          + " hashing, no model: a very different similarity scale, to check that nothing depends on one model).")
+  String embedderName = "minilm";
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-report",
       description = "Report folder (default: ${DEFAULT-VALUE}).")
@@ -97,6 +104,15 @@ final class BenchCommand implements Callable<Integer> {
           + "raise it to what the chat server serves concurrently). Results do not depend on it.")
   @Nullable Integer parallel;
 
+  private Embedder benchEmbedder() {
+    return switch (embedderName) {
+      case "minilm" -> MiniLmEmbedder.create();
+      case "hashing" -> new HashingEmbedder();
+      default -> throw MemLoopException.invalid("--embedder", "unknown model '" + Text.printable(embedderName)
+          + "' (expected minilm or hashing)");
+    };
+  }
+
   @Override
   public Integer call() {
     BenchOptions options = quick ? BenchOptions.quick() : BenchOptions.full();
@@ -128,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
     BenchReport report;
     try (ChatModel chat = llm ? chatModel() : null;
         TranscriptWriter transcripts = llm ? transcripts() : null;
-        MiniLmEmbedder embedder = MiniLmEmbedder.create();
+        Embedder embedder = benchEmbedder();
         ProgressBar bar = progressBar(options)) {
       Policy p = chat == null ? Policy.FROZEN
           : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts);
