@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +15,7 @@ class DemoTest {
 
   @Test
   void run_reportsEachStrategyPerEpoch() {
-    DemoReport report = Demo.run(new HashingEmbedder(), SMALL);
+    DemoReport report = Demo.run(new HashingEmbedder(64), SMALL);
     assertThat(report.curves())
         .extracting(LearningCurve::strategy)
         .containsExactly("no-memory", "similarity", "memrl");
@@ -26,24 +27,24 @@ class DemoTest {
     assertThat(report.curve("no-memory").orElseThrow().memoryCounts()).containsExactly(0L, 0L, 0L);
     // 16 tasks, 4 of them with a stale memory: 4 + 16 per epoch.
     assertThat(report.curve("memrl").orElseThrow().memoryCounts()).containsExactly(20L, 36L, 52L);
-    assertThat(report.modelId()).isEqualTo("hashing-bow-64");
+    assertThat(report.modelId()).isEqualTo("hashing-v1-64");
     assertThat(report.environment()).isEqualTo("recurring-ops");
   }
 
   @Test
   void run_sameOptions_sameTable() {
-    assertThat(Demo.run(new HashingEmbedder(), SMALL).toTable())
-        .isEqualTo(Demo.run(new HashingEmbedder(), SMALL).toTable());
+    assertThat(Demo.run(new HashingEmbedder(64), SMALL).toTable())
+        .isEqualTo(Demo.run(new HashingEmbedder(64), SMALL).toTable());
   }
 
   @Test
   void toTable_hasAHeaderARowPerStrategyAndALegend() {
-    String table = Demo.run(new HashingEmbedder(), SMALL).toTable();
+    String table = Demo.run(new HashingEmbedder(64), SMALL).toTable();
     List<String> lines = table.lines().toList();
     assertThat(lines).hasSize(1 + 1 + 3 + 2);
     assertThat(lines.get(0))
         .startsWith("recurring-ops: 16 tasks (8 families x 2 look-alike twins), stale memories for 25% of tasks")
-        .endsWith("3 epochs, seed 5, embedder hashing-bow-64");
+        .endsWith("3 epochs, seed 5, embedder hashing-v1-64");
     assertThat(lines.get(1)).matches("strategy\\s+ep1\\s+ep2\\s+ep3\\s+\\|\\s+CSR forget memories");
     String number = "\\d\\.\\d\\d";
     assertThat(lines.get(2))
@@ -58,7 +59,7 @@ class DemoTest {
     List<String> progress = new ArrayList<>();
     boolean[] closed = {false};
     Embedder embedder = new Embedder() {
-      final HashingEmbedder inner = new HashingEmbedder();
+      final HashingEmbedder inner = new HashingEmbedder(64);
 
       @Override
       public int dimension() {
@@ -83,7 +84,7 @@ class DemoTest {
     Demo.run(embedder, SMALL, progress::add);
     assertThat(closed[0]).isFalse();
     assertThat(progress).hasSize(1 + 3 * 3);
-    assertThat(progress.get(0)).isEqualTo("embedding 16 task intents with hashing-bow-64");
+    assertThat(progress.get(0)).isEqualTo("embedding 16 task intents with hashing-v1-64");
     assertThat(progress.get(1)).matches("no-memory  epoch 1/3: success \\d\\.\\d\\d");
     assertThat(progress.get(9)).matches("memrl      epoch 3/3: success \\d\\.\\d\\d");
   }

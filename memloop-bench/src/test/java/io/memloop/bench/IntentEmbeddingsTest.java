@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -51,14 +52,14 @@ class IntentEmbeddingsTest {
   @Test
   void of_environment_includesPriorExperiences() {
     RecurringTasksEnvironment env = Fixtures.env(2, 6, 2, 0.5, 0);
-    IntentEmbeddings embeddings = IntentEmbeddings.of(new HashingEmbedder(), env);
+    IntentEmbeddings embeddings = IntentEmbeddings.of(new HashingEmbedder(64), env);
     assertThat(embeddings.size()).isEqualTo(12); // stale memories reuse task intents
     env.priorExperiences().forEach(p -> assertThat(embeddings.of(p.intent())).hasSize(64));
   }
 
   @Test
   void of_unknownIntent_throws() {
-    IntentEmbeddings embeddings = IntentEmbeddings.of(new HashingEmbedder(), List.of("a"));
+    IntentEmbeddings embeddings = IntentEmbeddings.of(new HashingEmbedder(64), List.of("a"));
     assertThatThrownBy(() -> embeddings.of("b")).hasMessageContaining("not embedded: b");
   }
 

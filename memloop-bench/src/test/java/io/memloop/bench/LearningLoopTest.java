@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import static io.memloop.bench.Fixtures.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +13,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class LearningLoopTest {
-  private static final HashingEmbedder EMBEDDER = new HashingEmbedder();
+  private static final HashingEmbedder EMBEDDER = new HashingEmbedder(64);
 
   private static LearningLoop loop(RecurringTasksEnvironment env, int epochs) {
     return new LearningLoop(env, IntentEmbeddings.of(EMBEDDER, env), epochs);

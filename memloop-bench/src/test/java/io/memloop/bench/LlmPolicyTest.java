@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import static io.memloop.bench.Fixtures.env;
 import static io.memloop.bench.Fixtures.memory;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +23,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 class LlmPolicyTest {
-  private static final HashingEmbedder EMBEDDER = new HashingEmbedder();
+  private static final HashingEmbedder EMBEDDER = new HashingEmbedder(64);
 
   /** A chat model answering with {@code reply(messages, call)}; counts requests and keeps the conversations. */
   private static final class Scripted implements ChatModel {

@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ class ReportWriterTest {
   @BeforeAll
   static void writeReportOfAQuickRun() throws Exception {
     BenchOptions options = BenchOptions.quick().withSeeds(List.of(11L, 12L)).withEpochs(3);
-    report = Bench.run(new HashingEmbedder(), options, (e, s, seed, ep, acc) -> {});
+    report = Bench.run(new HashingEmbedder(64), options, (e, s, seed, ep, acc) -> {});
     index = ReportWriter.write(report, dir.resolve("nested/report"));
     html = Files.readString(index, StandardCharsets.UTF_8);
   }

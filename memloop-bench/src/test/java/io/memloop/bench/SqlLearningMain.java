@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.Memory;
 import io.memloop.Preset;
 import io.memloop.embed.Embedder;
@@ -105,7 +106,7 @@ final class SqlLearningMain {
     double share = args.length > 3 ? Double.parseDouble(args[3]) : 0.4;
     SqlEnvironment.Knobs knobs = new SqlEnvironment.Knobs(tasks, share, tasks / 3, SqlEnvironment.DEFAULT_SLIP);
     if (which.equals("hashing") || which.equals("both")) {
-      run(new HashingEmbedder(), seeds, knobs);
+      run(new HashingEmbedder(64), seeds, knobs);
     }
     if (which.equals("minilm") || which.equals("both")) {
       long start = System.nanoTime();

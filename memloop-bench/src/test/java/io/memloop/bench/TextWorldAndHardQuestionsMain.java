@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.Memory;
 import io.memloop.Preset;
 import io.memloop.embed.Embedder;
@@ -31,7 +32,7 @@ final class TextWorldAndHardQuestionsMain {
     String embedderName = args.length > 1 ? args[1] : "hashing";
     int seeds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     int epochs = args.length > 3 ? Integer.parseInt(args[3]) : 8;
-    try (Embedder embedder = embedderName.equals("minilm") ? MiniLmEmbedder.create() : new HashingEmbedder()) {
+    try (Embedder embedder = embedderName.equals("minilm") ? MiniLmEmbedder.create() : new HashingEmbedder(64)) {
       if (!which.equals("hq")) {
         compare("text-world " + TextWorldEnvironment.Knobs.defaults(), embedder, seeds, epochs,
             seed -> new Recorded(TextWorldEnvironment.generate(seed, TextWorldEnvironment.Knobs.defaults())));
