@@ -3,6 +3,7 @@ package io.memloop.bench;
 import io.memloop.MemLoopException;
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What {@link Bench#run} runs.
@@ -14,9 +15,17 @@ import java.util.List;
  * @param size environment size
  * @param environments names from {@link #ENVIRONMENTS}
  * @param strategies names from {@link #STRATEGIES}
+ * @param slip outcome noise: every frozen policy's chance of ignoring what it is shown and guessing,
+ *     or {@code null} for each environment's default (0.05)
  */
 public record BenchOptions(
-    List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies) {
+    List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies,
+    @Nullable Double slip) {
+
+  /** Options with each environment's default outcome noise. */
+  public BenchOptions(List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies) {
+    this(seeds, epochs, size, environments, strategies, null);
+  }
 
   /** Seeds the environments were developed and tuned with: never the reported ones. */
   public static final List<Long> DEVELOPMENT_SEEDS = List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
@@ -34,6 +43,9 @@ public record BenchOptions(
    * {@code --strategies}; not part of the default run.
    */
   public static final List<String> ABLATIONS = List.copyOf(Ablation.NAMES.keySet());
+
+  /** Largest outcome noise: above it a policy ignores its memory more often than not. */
+  public static final double MAX_SLIP = 0.5;
 
   public static final List<String> ENVIRONMENTS = EnvironmentCatalog.names();
 
@@ -54,6 +66,9 @@ public record BenchOptions(
       throw MemLoopException.invalid("environments", "must not be empty");
     }
     environments.forEach(EnvironmentCatalog::named);
+    if (slip != null && !(slip >= 0 && slip <= MAX_SLIP)) {
+      throw MemLoopException.invalid("slip", "must be in [0, " + MAX_SLIP + "], got " + slip);
+    }
     if (strategies.isEmpty()) {
       throw MemLoopException.invalid("strategies", "must not be empty");
     }
@@ -76,19 +91,23 @@ public record BenchOptions(
   }
 
   public BenchOptions withSeeds(List<Long> s) {
-    return new BenchOptions(s, epochs, size, environments, strategies);
+    return new BenchOptions(s, epochs, size, environments, strategies, slip);
   }
 
   public BenchOptions withEpochs(int e) {
-    return new BenchOptions(seeds, e, size, environments, strategies);
+    return new BenchOptions(seeds, e, size, environments, strategies, slip);
   }
 
   public BenchOptions withEnvironments(List<String> e) {
-    return new BenchOptions(seeds, epochs, size, e, strategies);
+    return new BenchOptions(seeds, epochs, size, e, strategies, slip);
   }
 
   public BenchOptions withStrategies(List<String> s) {
-    return new BenchOptions(seeds, epochs, size, environments, s);
+    return new BenchOptions(seeds, epochs, size, environments, s, slip);
+  }
+
+  public BenchOptions withSlip(@Nullable Double s) {
+    return new BenchOptions(seeds, epochs, size, environments, strategies, s);
   }
 
   /** Learning epochs run in total: the unit of {@link Bench.Listener} progress. */

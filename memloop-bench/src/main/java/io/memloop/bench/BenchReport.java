@@ -74,9 +74,9 @@ public final class BenchReport {
     headlines().forEach(h -> out.append(h.toMarkdown()));
     out.append('\n');
     out.append(String.format(Locale.ROOT,
-        "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %.0f s%n%n",
+        "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %s, %.0f s%n%n",
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
-        policy.id(), modelId, wallSeconds));
+        policy.id(), modelId, options.slip() == null ? "default outcome noise" : "slip " + options.slip(), wallSeconds));
     if (policy instanceof LlmPolicy llm) {
       out.append("LLM usage: ").append(usage(llm.usage())).append("\n\n");
     }

@@ -2,6 +2,7 @@ package io.memloop.bench;
 
 import io.memloop.MemLoopException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** The benchmark's environments, by name. */
 final class EnvironmentCatalog {
@@ -31,28 +32,41 @@ final class EnvironmentCatalog {
       }
 
       @Override
-      public Environment create(long seed, BenchSize size) {
+      public Environment create(long seed, BenchSize size, @Nullable Double slip) {
+        double s = slip == null ? SqlEnvironment.DEFAULT_SLIP : slip;
         SqlEnvironment.Knobs knobs = size == BenchSize.QUICK
-            ? new SqlEnvironment.Knobs(60, 0.4, 20, SqlEnvironment.DEFAULT_SLIP)
-            : new SqlEnvironment.Knobs(120, 0.4, 40, SqlEnvironment.DEFAULT_SLIP);
+            ? new SqlEnvironment.Knobs(60, 0.4, 20, s)
+            : new SqlEnvironment.Knobs(120, 0.4, 40, s);
         return SqlEnvironment.generate(seed, knobs);
       }
     };
   }
 
   private static EnvironmentFactory textWorld() {
-    return factory(TextWorldEnvironment.NAME, (seed, size) -> TextWorldEnvironment.generate(seed, size == BenchSize.QUICK
-        ? TextWorldEnvironment.Knobs.defaults()
-        : new TextWorldEnvironment.Knobs(8, 8, 6, 4, 16, TextWorldEnvironment.DEFAULT_SLIP)));
+    return factory(TextWorldEnvironment.NAME, (seed, size, slip) -> {
+      double s = slip == null ? TextWorldEnvironment.DEFAULT_SLIP : slip;
+      return TextWorldEnvironment.generate(seed, size == BenchSize.QUICK
+          ? new TextWorldEnvironment.Knobs(4, 6, 6, 4, 8, s)
+          : new TextWorldEnvironment.Knobs(8, 8, 6, 4, 16, s));
+    });
   }
 
   private static EnvironmentFactory hardQuestions() {
-    return factory(HardQuestionsEnvironment.NAME, (seed, size) -> HardQuestionsEnvironment.generate(seed, size == BenchSize.QUICK
-        ? HardQuestionsEnvironment.Knobs.defaults()
-        : new HardQuestionsEnvironment.Knobs(120, 0.5, 24, HardQuestionsEnvironment.DEFAULT_SLIP)));
+    return factory(HardQuestionsEnvironment.NAME, (seed, size, slip) -> {
+      double s = slip == null ? HardQuestionsEnvironment.DEFAULT_SLIP : slip;
+      return HardQuestionsEnvironment.generate(seed, size == BenchSize.QUICK
+          ? new HardQuestionsEnvironment.Knobs(60, 0.5, 12, s)
+          : new HardQuestionsEnvironment.Knobs(120, 0.5, 24, s));
+    });
   }
 
-  private static EnvironmentFactory factory(String name, java.util.function.BiFunction<Long, BenchSize, Environment> create) {
+  /** Creates an environment from a seed, a size and a slip override. */
+  @FunctionalInterface
+  private interface Maker {
+    Environment make(long seed, BenchSize size, @Nullable Double slip);
+  }
+
+  private static EnvironmentFactory factory(String name, Maker create) {
     return new EnvironmentFactory() {
       @Override
       public String name() {
@@ -60,8 +74,8 @@ final class EnvironmentCatalog {
       }
 
       @Override
-      public Environment create(long seed, BenchSize size) {
-        return create.apply(seed, size);
+      public Environment create(long seed, BenchSize size, @Nullable Double slip) {
+        return create.make(seed, size, slip);
       }
     };
   }
@@ -74,10 +88,10 @@ final class EnvironmentCatalog {
       }
 
       @Override
-      public Environment create(long seed, BenchSize size) {
+      public Environment create(long seed, BenchSize size, @Nullable Double slip) {
         int families = size == BenchSize.QUICK ? 20 : Math.min(40, RecurringTasksEnvironment.maxFamilies());
         return RecurringTasksEnvironment.generate(seed, new RecurringTasksEnvironment.Knobs(
-            families, 3, 0.25, RecurringTasksEnvironment.DEFAULT_SLIP, families * 3 / 5));
+            families, 3, 0.25, slip == null ? RecurringTasksEnvironment.DEFAULT_SLIP : slip, families * 3 / 5));
       }
     };
   }

@@ -4,5 +4,15 @@ package io.memloop.bench;
 interface EnvironmentFactory {
   String name();
 
-  Environment create(long seed, BenchSize size);
+  /**
+   * A fresh instance from {@code seed}.
+   *
+   * @param slip the frozen policy's chance of ignoring what it is shown (outcome noise), or
+   *     {@code null} for the environment's default
+   */
+  Environment create(long seed, BenchSize size, @org.jspecify.annotations.Nullable Double slip);
+
+  default Environment create(long seed, BenchSize size) {
+    return create(seed, size, null);
+  }
 }

@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.Checks;
 import io.memloop.MemLoopException;
 import io.memloop.bench.Bench;
 import io.memloop.bench.BenchData;
@@ -55,6 +56,12 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--strategies", paramLabel = "NAME,...", split = ",",
       description = "Strategies (default: no-memory, similarity, memp, memrl, default, oracle).")
   @Nullable List<String> strategies;
+
+  @Option(names = "--slip", paramLabel = "P",
+      description = "Outcome noise: every frozen policy's chance of ignoring what it is shown and guessing, in"
+          + " [0, 0.5] (default: each environment's, 0.05). A real agent is stochastic; learning from outcomes"
+          + " matters more the noisier they are.")
+  @Nullable String slip;
 
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
       description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default) or hashing (lexical feature"
@@ -127,6 +134,13 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (strategies != null) {
       options = options.withStrategies(strategies);
+    }
+    if (slip != null) {
+      double p = Checks.parseDecimal(slip, "--slip");
+      if (!(p >= 0 && p <= BenchOptions.MAX_SLIP)) {
+        throw MemLoopException.invalid("--slip", "must be in [0, " + BenchOptions.MAX_SLIP + "], got " + slip);
+      }
+      options = options.withSlip(p);
     }
     PrintWriter err = spec.commandLine().getErr();
     boolean llm = switch (policy) {
