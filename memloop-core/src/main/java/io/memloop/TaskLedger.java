@@ -24,8 +24,10 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>{@code t:<task>} → [failures since the task's last success, explorations so far];
  *   <li>{@code p:<task>:<memory>} → [net centred reward of the episodes of the task that used the memory];
- *   <li>{@code n} → [exploring episodes, their summed success, failing episodes that did not explore,
- *       their summed success] — whether exploring pays in this namespace.
+ *   <li>{@code n} → [exploring episodes, their summed success, episodes that could have explored but
+ *       did not, their summed success] — whether exploring pays in this namespace. Which of the two a
+ *       task that can explore gets is drawn at random ({@link #explorationProbability}), so the
+ *       comparison is not biased by which tasks explore.
  * </ul>
  *
  * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
@@ -36,9 +38,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread safety: read-modify-write of a namespace's entries is serialised here, per namespace.
  */
 final class TaskLedger {
-  /** Exploring episodes before the namespace-wide comparison may stop exploration. */
-  static final int WARM_UP = 10;
-
   private final MemoryStore store;
   private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
 
@@ -86,12 +85,29 @@ final class TaskLedger {
         net.put(k.substring(prefix.length()), v[0]);
       }
     });
-    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], pays(n), net, halfRange(config));
+    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config));
   }
 
-  /** Whether exploring has paid off: still warming up, or its success rate beats not exploring. */
-  static boolean pays(double[] n) {
-    return n[0] < WARM_UP || (n[1] + 1) / (n[0] + 2) > (n[3] + 1) / (n[2] + 2);
+  /**
+   * Probability matching between exploring and not exploring (Thompson sampling, with a normal
+   * approximation of the two Beta posteriors): the chance that exploring has the higher success rate,
+   * given each side's episodes. ½ with no evidence; it goes to 1 where exploring pays and to 0 where
+   * it does not, and never quite reaches either, so a change in the namespace is noticed.
+   */
+  static double explorationProbability(double[] n) {
+    double me = (n[1] + 1) / (n[0] + 2);
+    double ms = (n[3] + 1) / (n[2] + 2);
+    double var = me * (1 - me) / (n[0] + 3) + ms * (1 - ms) / (n[2] + 3);
+    return normalCdf((me - ms) / Math.sqrt(var));
+  }
+
+  /** Φ(z), the standard normal distribution function (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
+  static double normalCdf(double z) {
+    double x = Math.abs(z) / Math.sqrt(2);
+    double t = 1 / (1 + 0.3275911 * x);
+    double erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592)
+        * t * Math.exp(-x * x);
+    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
   }
 
   private static double halfRange(MemLoopConfig config) {
@@ -122,7 +138,7 @@ final class TaskLedger {
       if (!note.explored().isEmpty()) {
         n[0]++;
         n[1] += unit;
-      } else if (note.failing()) {
+      } else if (note.explorable()) { // could have explored, and the draw said no
         n[2]++;
         n[3] += unit;
       }

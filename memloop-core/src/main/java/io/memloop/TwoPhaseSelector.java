@@ -43,12 +43,13 @@ final class TwoPhaseSelector {
    * @param context the task's key
    * @param consecutiveFailures the task's failures since its last success
    * @param explorations how often the task has explored
-   * @param explorationPays whether exploring has paid off in the namespace so far
+   * @param explorationProbability the chance that a task able to explore does: ½ while the namespace is
+   *     still comparing exploring with not exploring, then high where exploring paid off and low where not
    * @param net each memory's net centred reward when the task used it (memories it never used are absent)
    * @param margin net reward beyond which a memory counts as proven (or, below its negative, as failed)
    */
   record TaskView(
-      String context, int consecutiveFailures, int explorations, boolean explorationPays, Map<String, Double> net,
+      String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
       double margin) {}
 
   record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note) {
@@ -120,7 +121,7 @@ final class TwoPhaseSelector {
     int take = Math.min(config.k2(), m);
     TaskNote note = TaskNote.NONE;
     if (task != null) {
-      note = learnedOrder(query, pool, eligible, take, task, config);
+      note = learnedOrder(query, pool, eligible, take, task, config, random);
     }
     boolean[] greedy = new boolean[n];
     for (int r = 0; r < take; r++) {
@@ -141,7 +142,7 @@ final class TwoPhaseSelector {
       }
     }
     if (chosen != greedy && !note.explored().isEmpty()) { // the uniform draw replaced the exploration
-      note = new TaskNote(note.context(), "", note.failing());
+      note = new TaskNote(note.context(), "", note.explorable());
     }
     double uniformShare = m == 0 ? 0 : (double) take / m;
     List<Candidate> candidates = new ArrayList<>(n);
@@ -162,7 +163,8 @@ final class TwoPhaseSelector {
 
   /** Reorders {@code eligible} in place for per-task learning; returns the retrieval's note. */
   private static TaskNote learnedOrder(
-      float[] query, List<Memory> pool, List<Integer> eligible, int take, TaskView task, MemLoopConfig config) {
+      float[] query, List<Memory> pool, List<Integer> eligible, int take, TaskView task, MemLoopConfig config,
+      RandomGenerator random) {
     Map<Integer, Integer> tier = new HashMap<>();
     boolean proven = false;
     for (int i : eligible) {
@@ -174,7 +176,7 @@ final class TwoPhaseSelector {
     eligible.sort(Comparator.comparingInt(tier::get)); // stable: the greedy order within a tier
     boolean failing = !proven && task.consecutiveFailures() >= config.exploreAfterFailures();
     int explored = -1;
-    if (failing && take > 0 && task.explorations() < config.exploreBudget() && task.explorationPays()) {
+    if (failing && take > 0 && task.explorations() < config.exploreBudget()) {
       for (int i : eligible) {
         Memory mem = pool.get(i);
         if (tier.get(i) == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
@@ -184,6 +186,12 @@ final class TwoPhaseSelector {
         }
       }
     }
+    boolean explorable = explored >= 0;
+    // Only a task that could explore draws: a randomised, logged choice, so that the namespace's
+    // comparison of exploring with not exploring is between like episodes.
+    if (explorable && random.nextDouble() >= task.explorationProbability()) {
+      explored = -1;
+    }
     if (explored >= 0) {
       int at = eligible.indexOf(explored);
       int slot = Math.min(1, take - 1);
@@ -192,7 +200,7 @@ final class TwoPhaseSelector {
         eligible.add(slot, explored);
       }
     }
-    return new TaskNote(task.context(), explored >= 0 ? pool.get(explored).id() : "", failing);
+    return new TaskNote(task.context(), explored >= 0 ? pool.get(explored).id() : "", explorable);
   }
 
   /** z-score with population std, clipped to ±{@link #Z_CLIP}; std := 1 when ≤ {@link #STD_FLOOR}. */

@@ -143,18 +143,47 @@ class MemLoopTest {
         assertThat(r.selected()).extracting(Memory::id).doesNotContain(sibling.id());
         loop.reward("ns", r.id(), -1);
       }
-      Retrieval explore = loop.retrieve("ns", task);
+      // From now on the task may explore: each retrieval draws (½ while the namespace is still comparing)
+      Retrieval explore = null;
+      int stayed = 0;
+      for (int i = 0; i < 30 && explore == null; i++) {
+        Retrieval r = loop.retrieve("ns", task);
+        if (r.selected().stream().anyMatch(m -> m.id().equals(sibling.id()))) {
+          explore = r;
+        } else {
+          stayed++;
+          loop.reward("ns", r.id(), -1);
+        }
+      }
+      assertThat(explore).as("a task that keeps failing explores within 30 tries at ½").isNotNull();
       assertThat(explore.selected()).hasSize(3);
       assertThat(explore.selected().get(1).id()).as("the untried success of a similar task, second").isEqualTo(sibling.id());
       loop.reward("ns", explore.id(), -1); // it did not work either
-      Retrieval after = loop.retrieve("ns", task);
-      assertThat(after.selected()).extracting(Memory::id).as("budget spent, and it failed this task").doesNotContain(sibling.id());
-      Map<String, double[]> ledger = loop.store().ledger("ns", List.of("t:" + TaskLedger.taskKey(task, axis(0)),
-          "p:" + TaskLedger.taskKey(task, axis(0)) + ":" + sibling.id(), "n"));
-      assertThat(ledger.get("t:" + TaskLedger.taskKey(task, axis(0)))).containsExactly(3, 1);
-      assertThat(ledger.get("p:" + TaskLedger.taskKey(task, axis(0)) + ":" + sibling.id())).containsExactly(-1);
-      assertThat(ledger.get("n")).as("one exploration, without success; no failing episode that stayed").containsExactly(1, 0, 0, 0);
+      for (int i = 0; i < 5; i++) {
+        Retrieval after = loop.retrieve("ns", task);
+        assertThat(after.selected()).extracting(Memory::id).as("budget spent").doesNotContain(sibling.id());
+      }
+      String key = TaskLedger.taskKey(task, axis(0));
+      Map<String, double[]> ledger = loop.store().ledger("ns", List.of("t:" + key, "p:" + key + ":" + sibling.id(), "n"));
+      assertThat(ledger.get("t:" + key)).containsExactly(3 + stayed, 1);
+      assertThat(ledger.get("p:" + key + ":" + sibling.id())).containsExactly(-1);
+      assertThat(ledger.get("n")).as("one exploration without success; the draws that stayed, without success")
+          .containsExactly(1, 0, stayed, 0);
     }
+  }
+
+  @Test
+  void explorationProbability_isAHalfWithoutEvidence_thenMatchesTheChanceThatExploringIsBetter() {
+    assertThat(TaskLedger.explorationProbability(new double[] {0, 0, 0, 0})).isCloseTo(0.5, within(1e-9));
+    assertThat(TaskLedger.explorationProbability(new double[] {10, 5, 10, 5})).isCloseTo(0.5, within(1e-9));
+    double pays = TaskLedger.explorationProbability(new double[] {20, 10, 20, 2});
+    double loses = TaskLedger.explorationProbability(new double[] {20, 0, 20, 4});
+    assertThat(pays).isGreaterThan(0.99);
+    assertThat(loses).isBetween(0.0, 0.1);
+    assertThat(TaskLedger.explorationProbability(new double[] {200, 0, 200, 40})).isLessThan(loses);
+    assertThat(TaskLedger.normalCdf(0)).isCloseTo(0.5, within(1e-7));
+    assertThat(TaskLedger.normalCdf(1.959964)).isCloseTo(0.975, within(1e-6));
+    assertThat(TaskLedger.normalCdf(-1)).isCloseTo(0.158655, within(1e-6));
   }
 
   @Test

@@ -5,8 +5,10 @@ import io.memloop.MemLoop;
 import io.memloop.RewardResult;
 import io.memloop.UtilityChange;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,12 +27,22 @@ final class RewardCommand implements Callable<Integer> {
       description = "The episode's reward, within the preset's [rewardMin, rewardMax] (memrl: 1 success, -1 failure).")
   String reward;
 
+  @Option(names = "--used", paramLabel = "ID,...", split = ",",
+      description = "The memories the agent actually used (ids printed by retrieve; give --used= for none). Per-task"
+          + " learning credits them; without it, the highest-ranked success experience shown is assumed used.")
+  @Nullable List<String> used;
+
   @Override
   public Integer call() {
     double r = Checks.parseDecimal(reward, "--reward");
     Ids.require(retrievalId, "--retrieval");
+    List<String> usedIds = null;
+    if (used != null) {
+      usedIds = used.stream().filter(id -> !id.isEmpty()).toList();
+      usedIds.forEach(id -> Ids.require(id, "--used"));
+    }
     try (MemLoop loop = Session.open(engine, false, null)) {
-      RewardResult result = loop.reward(engine.namespace, retrievalId, r);
+      RewardResult result = loop.reward(engine.namespace, retrievalId, r, usedIds);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.reward(result)));

@@ -118,7 +118,7 @@ final class Snapshot {
           w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
-        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().failing() ? 1 : 0);
+        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0);
         out.maybeFlush();
       }
       int entries = 0;

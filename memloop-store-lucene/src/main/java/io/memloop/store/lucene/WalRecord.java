@@ -106,7 +106,7 @@ sealed interface WalRecord {
             .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
       }
       if (!task.isNone()) {
-        w.putString(task.context()).putString(task.explored()).putByte(task.failing() ? 1 : 0);
+        w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0);
       }
     }
   }
