@@ -38,4 +38,9 @@ public record Spread(int n, double mean, double std, double min, double max) {
   public String format() {
     return isEmpty() ? "—" : String.format(java.util.Locale.ROOT, "%.2f ± %.2f", mean, std);
   }
+
+  /** {@link #format()}, with "(n=3)" appended when fewer than {@code runs} seeds had a value. */
+  public String format(int runs) {
+    return isEmpty() || n >= runs ? format() : format() + " (n=" + n + ")";
+  }
 }

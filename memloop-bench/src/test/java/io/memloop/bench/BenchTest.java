@@ -51,22 +51,28 @@ class BenchTest {
   }
 
   /**
-   * The oracle bounds the engine's strategies, which choose from the same intent-grouped pool, and
-   * they all beat the floor. The plain baselines are not bounded by it: rag, newest first over
-   * individual memories, beats this oracle on text-world and hard-questions, and recent can fall below
-   * no-memory on sql (it shows the latest failures and twins). That is what they measure, so they are
-   * left out here.
+   * The oracle bounds the strategies that choose from the same intent-grouped pool with the group's
+   * similarity (similarity, memp, memrl). It does not bound those that rank individual memories: rag
+   * and the default (memory-level similarity, newest first) beat this oracle on text-world, where a
+   * task's own failure notes guide exploration better than the oracle's choice. Every strategy but
+   * recent beats the floor; recent can fall below no-memory on sql (it shows the latest failures and
+   * twins), which is what it measures.
    */
   @Test
-  void oracleIsTheCeiling_andNoMemoryTheFloor_onAverage_forTheEngineStrategies() {
-    List<String> engine = List.of("similarity", "memp", "memrl", "default");
+  void oracleIsTheCeilingForGroupPoolStrategies_andNoMemoryTheFloor_onAverage() {
+    List<String> bounded = List.of("similarity", "memp", "memrl");
+    List<String> aboveFloor = List.of("rag", "similarity", "memp", "memrl", "default", "oracle");
     for (EnvironmentSummary env : report.environments()) {
       double oracle = env.strategy("oracle").orElseThrow().lastEpochAccuracy().mean();
       double floor = env.strategy("no-memory").orElseThrow().lastEpochAccuracy().mean();
-      for (StrategySummary s : env.strategies().stream().filter(x -> engine.contains(x.strategy())).toList()) {
+      for (StrategySummary s : env.strategies()) {
         double mean = s.lastEpochAccuracy().mean();
-        assertThat(oracle).as("%s: oracle vs %s", env.environment(), s.strategy()).isGreaterThanOrEqualTo(mean);
-        assertThat(mean).as("%s: %s vs no-memory", env.environment(), s.strategy()).isGreaterThanOrEqualTo(floor);
+        if (bounded.contains(s.strategy())) {
+          assertThat(oracle).as("%s: oracle vs %s", env.environment(), s.strategy()).isGreaterThanOrEqualTo(mean);
+        }
+        if (aboveFloor.contains(s.strategy())) {
+          assertThat(mean).as("%s: %s vs no-memory", env.environment(), s.strategy()).isGreaterThanOrEqualTo(floor);
+        }
       }
     }
   }

@@ -120,4 +120,13 @@ class MetricsTest {
         row(F, EpisodeRow.FirstShown.UNKNOWN, Double.NaN));
     assertThat(Metrics.misledRate(rows).getAsDouble()).isCloseTo(1.0 / 3, within(1e-12));
   }
+
+  @Test
+  void spread_showsHowManySeedsHadAValue_whenSomeHadNone() {
+    Spread two = Spread.ofPresent(List.of(OptionalDouble.of(0.5), OptionalDouble.empty(), OptionalDouble.of(0.7)));
+    assertThat(two.n()).isEqualTo(2);
+    assertThat(two.format(3)).isEqualTo("0.60 ± 0.14 (n=2)");
+    assertThat(two.format(2)).isEqualTo("0.60 ± 0.14");
+    assertThat(Spread.ofPresent(List.of(OptionalDouble.empty())).format(3)).isEqualTo("—");
+  }
 }
