@@ -132,7 +132,7 @@ public final class Bench {
         if (!(env instanceof GroundTruth truth)) {
           throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
         }
-        yield Strategy.oracle(truth);
+        yield Strategy.oracle(OpaqueTasks.truthFor(env, truth));
       }
       default -> {
         MemLoopConfig ablated = Ablation.NAMES.get(name);

@@ -76,6 +76,11 @@ final class LearningLoop {
     return recall.shown().getFirst().q();
   }
 
+  /** The episode as strategies see it: with the opaque task. */
+  private static Episode episodeAsSeen(Episode e) {
+    return new Episode(OpaqueTasks.of(e.task()), e.success(), e.reward(), e.experience(), e.transcript());
+  }
+
   RunResult run(Strategy strategy, long seed) {
     return run(strategy, seed, epochAccuracy -> {});
   }
@@ -101,10 +106,10 @@ final class LearningLoop {
         for (int i = 0; i < tasks.size(); i++) {
           Task task = tasks.get(i);
           float[] z = embeddings.of(task);
-          Recall recall = memory.recall(task, z);
+          Recall recall = memory.recall(OpaqueTasks.of(task), z);
           SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
           Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epoch);
-          memory.learn(recall, z, episode);
+          memory.learn(recall, z, episodeAsSeen(episode));
           rows.add(
               new EpisodeRow(
                   strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
@@ -120,7 +125,7 @@ final class LearningLoop {
       List<Task> heldOut = env.heldOut();
       for (int i = 0; i < heldOut.size(); i++) {
         Task task = heldOut.get(i);
-        Recall recall = memory.recall(task, embeddings.of(task)); // frozen: no learn()
+        Recall recall = memory.recall(OpaqueTasks.of(task), embeddings.of(task)); // frozen: no learn()
         SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epochs + 1, i));
         Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epochs + 1);
         transfer.add(

@@ -129,4 +129,54 @@ class LearningLoopTest {
     RecurringTasksEnvironment env = env(1, 2, 1, 0, 0);
     assertThatThrownBy(() -> loop(env, 0)).hasMessageContaining("epochs must be at least 1, got 0");
   }
+
+  @Test
+  void strategiesSeeOpaqueTaskIds_neverTheEnvironmentsNames() {
+    RecurringTasksEnvironment env = env(3, 8, 2, 0.25, 0.05);
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    Strategy spy = new Strategy() {
+      @Override
+      public String name() {
+        return "spy";
+      }
+
+      @Override
+      public MemoryRun start(int dimension, long seed) {
+        return new MemoryRun() {
+          @Override
+          public void preload(PriorExperience prior, float[] intentEmbedding) {}
+
+          @Override
+          public Recall recall(Task task, float[] intentEmbedding) {
+            seen.add(task.id());
+            return Recall.NONE;
+          }
+
+          @Override
+          public void learn(Recall recall, float[] intentEmbedding, Episode episode) {
+            seen.add(episode.task().id());
+          }
+
+          @Override
+          public long memoryCount() {
+            return 0;
+          }
+
+          @Override
+          public java.util.Map<String, Double> utilities() {
+            return java.util.Map.of();
+          }
+
+          @Override
+          public void close() {}
+        };
+      }
+    };
+    RunResult run = loop(env, 2).run(spy, 3);
+    java.util.Set<String> names = new java.util.HashSet<>();
+    env.tasks().forEach(t -> names.add(t.id()));
+    assertThat(seen).isNotEmpty().allMatch(id -> id.matches("task-[0-9a-f]{16}")).doesNotContainAnyElementsOf(names);
+    assertThat(seen).hasSize(names.size()); // one opaque id per task, stable across epochs
+    assertThat(run.rows()).extracting(EpisodeRow::taskId).containsAnyElementsOf(names); // reports keep the names
+  }
 }

@@ -27,7 +27,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Latency of two-phase retrieval ({@link MemLoop#retrieve} with a caller-supplied 384-d embedding,
- * MemRL preset) on a {@link LuceneStore} of {@code size} clustered memories, one intent each.
+ * under the {@code memrl} or the {@code default} preset) on a {@link LuceneStore} of {@code size}
+ * clustered memories, one intent each. The default preset adds per-task learning to each retrieval:
+ * hashing the intent to its task key, one ledger read per candidate, and the tiering.
  * SampleTime gives the distribution: read p0.50 and p0.99.
  *
  * <p>{@code retrieve} is the whole call, including saving the retrieval record: one append to the
@@ -55,6 +57,9 @@ public class RetrievalBenchmark {
   @Param({"10000", "100000", "1000000"})
   public int size;
 
+  @Param({"memrl", "default"})
+  public String preset;
+
   private LuceneStore store;
   private MemLoop loop;
   private MemLoopConfig config;
@@ -65,8 +70,8 @@ public class RetrievalBenchmark {
   public void setUp() {
     Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, "retrieval");
     store = LuceneStore.open(dir);
-    config = MemLoopConfig.preset(Preset.MEMRL);
-    loop = MemLoop.builder().store(store).config(config).build();
+    config = MemLoopConfig.preset(Preset.parse(preset));
+    loop = MemLoop.builder().store(store).config(config).reconfigure().build(); // a scratch copy: record it
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED, size);
     queries = new float[QUERIES][];
     for (int q = 0; q < QUERIES; q++) {
