@@ -142,33 +142,18 @@ class LearningLoopTest {
 
       @Override
       public MemoryRun start(int dimension, long seed) {
-        return new MemoryRun() {
-          @Override
-          public void preload(PriorExperience prior, float[] intentEmbedding) {}
-
+        return new EngineRun(io.memloop.MemLoopConfig.preset(Preset.DEFAULT), dimension, seed) {
           @Override
           public Recall recall(Task task, float[] intentEmbedding) {
             seen.add(task.id());
-            return Recall.NONE;
+            return super.recall(task, intentEmbedding);
           }
 
           @Override
           public void learn(Recall recall, float[] intentEmbedding, Episode episode) {
             seen.add(episode.task().id());
+            super.learn(recall, intentEmbedding, episode);
           }
-
-          @Override
-          public long memoryCount() {
-            return 0;
-          }
-
-          @Override
-          public java.util.Map<String, Double> utilities() {
-            return java.util.Map.of();
-          }
-
-          @Override
-          public void close() {}
         };
       }
     };
