@@ -249,6 +249,9 @@ public final class MemLoop implements AutoCloseable {
    * Stores an experience. Its initial utility comes from the config ({@code qInit*} by outcome); its
    * intent joins an existing intent group when their cosine is ≥ the merge threshold.
    *
+   * <p>With {@link MemLoopConfig#maxMemories()} set, storing past the bound evicts the namespace's
+   * lowest-utility memory (lowest Q, then fewest visits, then oldest), never the one just stored.
+   *
    * <p>Under {@link MemLoopConfig.Consolidation#EXACT_DUPLICATES} (the default preset), an experience
    * whose text and outcome equal those of a memory of the group it would join is not stored again:
    * that memory is returned unchanged, with the utility it has learned. Consolidation is best-effort
@@ -268,11 +271,29 @@ public final class MemLoop implements AutoCloseable {
         return same.get();
       }
     }
-    return store.insert(
+    Memory stored = store.insert(
         new NewMemory(
             namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
             config.initialQ(outcome), clock.instant()),
         config.mergeThreshold());
+    if (config.maxMemories() > 0) {
+      evictBeyond(namespace, config.maxMemories(), stored.id());
+    }
+    return stored;
+  }
+
+  /**
+   * Retention under a capacity bound: while the namespace holds more than {@code max} memories, deletes
+   * the lowest-utility one ({@link MemoryStore#evictionCandidate}), never {@code keepId}.
+   */
+  private void evictBeyond(String namespace, long max, String keepId) {
+    while (store.counts(namespace, clock.instant()).memories() > max) {
+      Optional<String> victim = store.evictionCandidate(namespace, keepId);
+      if (victim.isEmpty()) {
+        return;
+      }
+      store.delete(namespace, victim.get()); // false if a concurrent eviction took it first: look again
+    }
   }
 
   /** The newest memory of the group {@code embedding} would join with this very experience and outcome. */

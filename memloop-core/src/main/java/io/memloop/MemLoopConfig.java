@@ -41,6 +41,8 @@ import java.util.Objects;
  *     tasks that keep failing
  * @param exploreAfterFailures consecutive failures after which a task with no proven memory explores
  * @param exploreBudget most explorations per task
+ * @param maxMemories most memories a namespace keeps (0: no bound); past it, {@code remember} evicts
+ *     the lowest-utility memory (lowest Q, then fewest visits, then oldest)
  */
 public record MemLoopConfig(
     int k1,
@@ -66,7 +68,8 @@ public record MemLoopConfig(
     Consolidation consolidation,
     TaskLearning taskLearning,
     int exploreAfterFailures,
-    int exploreBudget) {
+    int exploreBudget,
+    long maxMemories) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -134,7 +137,7 @@ public record MemLoopConfig(
    */
   static final Map<String, String> LEGACY_SETTINGS =
       Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
-          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4");
+          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0");
 
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
@@ -142,13 +145,16 @@ public record MemLoopConfig(
           "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
-          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget");
+          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
 
   /** Largest k2 (memories selected): more would not fit an agent's prompt anyway. */
   public static final int MAX_K2 = 1_000;
+
+  /** Largest maxMemories; 0 means no bound. */
+  public static final long MAX_MEMORIES = Integer.MAX_VALUE;
 
   /** Smallest simStd of FIXED normalisation. */
   public static final double MIN_SIM_STD = 1e-6;
@@ -192,6 +198,9 @@ public record MemLoopConfig(
     Objects.requireNonNull(taskLearning, "taskLearning");
     Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
     Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
+    if (maxMemories < 0 || maxMemories > MAX_MEMORIES) {
+      throw MemLoopException.invalid("maxMemories", "must be in [0, " + MAX_MEMORIES + "] (0: no bound), got " + maxMemories);
+    }
     if (retrievalTtl.isNegative() || retrievalTtl.isZero() || retrievalTtl.compareTo(MAX_RETRIEVAL_TTL) > 0) {
       throw MemLoopException.invalid(
           "retrievalTtl", "must be positive and at most " + MAX_RETRIEVAL_TTL.toDays() + " days, got " + retrievalTtl);
@@ -222,7 +231,8 @@ public record MemLoopConfig(
             .consolidation(Consolidation.NONE)
             .taskLearning(TaskLearning.OFF)
             .exploreAfterFailures(2)
-            .exploreBudget(4);
+            .exploreBudget(4)
+            .maxMemories(0);
     return switch (preset) {
       case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
@@ -267,7 +277,8 @@ public record MemLoopConfig(
         .consolidation(consolidation)
         .taskLearning(taskLearning)
         .exploreAfterFailures(exploreAfterFailures)
-        .exploreBudget(exploreBudget);
+        .exploreBudget(exploreBudget)
+        .maxMemories(maxMemories);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -352,6 +363,7 @@ public record MemLoopConfig(
     m.put("taskLearning", taskLearning.name());
     m.put("exploreAfterFailures", exploreAfterFailures);
     m.put("exploreBudget", exploreBudget);
+    m.put("maxMemories", maxMemories);
     return m;
   }
 
@@ -381,6 +393,7 @@ public record MemLoopConfig(
     private TaskLearning taskLearning = TaskLearning.OFF;
     private int exploreAfterFailures = 2;
     private int exploreBudget = 4;
+    private long maxMemories;
 
     private Builder() {}
 
@@ -415,6 +428,7 @@ public record MemLoopConfig(
     public Builder taskLearning(TaskLearning v) { taskLearning = v; return this; }
     public Builder exploreAfterFailures(int v) { exploreAfterFailures = v; return this; }
     public Builder exploreBudget(int v) { exploreBudget = v; return this; }
+    public Builder maxMemories(long v) { maxMemories = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -449,6 +463,7 @@ public record MemLoopConfig(
         case "taskLearning" -> taskLearning(parseEnum(TaskLearning.class, knob, v));
         case "exploreAfterFailures" -> exploreAfterFailures(parseInt(knob, v));
         case "exploreBudget" -> exploreBudget(parseInt(knob, v));
+        case "maxMemories" -> maxMemories(parseInt(knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -459,7 +474,7 @@ public record MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
           simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
-          exploreBudget);
+          exploreBudget, maxMemories);
     }
 
     private static int parseInt(String knob, String v) {

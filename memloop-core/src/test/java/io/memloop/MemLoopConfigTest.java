@@ -85,7 +85,8 @@ class MemLoopConfigTest {
   void settingsRecordedBeforeTheScopeTieBreakAndConsolidationKnobs_readAsTheBehaviourOfThen() {
     Map<String, String> old = new java.util.LinkedHashMap<>(MemLoopConfig.preset(Preset.MEMRL).toSettings());
     old.keySet().removeAll(
-        List.of("similarityScope", "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget"));
+        List.of("similarityScope", "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget",
+            "maxMemories"));
     assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
   }
 

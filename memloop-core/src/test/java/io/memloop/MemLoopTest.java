@@ -222,6 +222,27 @@ class MemLoopTest {
   }
 
   @Test
+  void maxMemories_evictsTheLowestUtilityMemory_neverTheOneJustStored() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL).toBuilder().maxMemories(3).similarityThreshold(-1).k2(1).build();
+    try (MemLoop loop = engine(c)) {
+      Memory good = loop.remember("ns", Intent.ofEmbedding(axis(0)), "good", Outcome.SUCCESS);
+      Memory bad = loop.remember("ns", Intent.ofEmbedding(axis(1)), "bad", Outcome.SUCCESS);
+      Memory plain = loop.remember("ns", Intent.ofEmbedding(axis(2)), "plain", Outcome.SUCCESS);
+      loop.reward("ns", loop.retrieve("ns", Intent.ofEmbedding(axis(0))).id(), 1);
+      loop.reward("ns", loop.retrieve("ns", Intent.ofEmbedding(axis(1))).id(), -1);
+      Memory newest = loop.remember("ns", Intent.ofEmbedding(axis(3)), "new", Outcome.SUCCESS);
+      assertThat(loop.stats("ns").memories()).isEqualTo(3);
+      assertThat(loop.get("ns", bad.id())).as("lowest Q goes").isEmpty();
+      assertThat(loop.get("ns", newest.id())).isPresent();
+      Memory another = loop.remember("ns", Intent.ofEmbedding(axis(4)), "another", Outcome.SUCCESS);
+      // plain and newest tie at Q 0 and 0 visits: the older (plain) goes; good (Q 0.3) stays
+      assertThat(loop.get("ns", plain.id())).isEmpty();
+      assertThat(loop.get("ns", good.id())).isPresent();
+      assertThat(loop.get("ns", another.id())).isPresent();
+    }
+  }
+
+  @Test
   void qInitByOutcome_setsNewMemoryUtility() {
     MemLoopConfig c = MemLoopConfig.builder().qInitSuccess(0.5).qInitFailure(-0.5).build();
     try (MemLoop loop = engine(c)) {

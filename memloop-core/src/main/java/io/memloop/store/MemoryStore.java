@@ -103,6 +103,25 @@ public interface MemoryStore extends AutoCloseable {
    */
   void putLedger(String namespace, Map<String, double[]> values);
 
+  /**
+   * The memory of {@code namespace} a capacity bound evicts first: the lowest Q, then the fewest
+   * visits, then the oldest; never {@code keepId}. Empty if the namespace holds no other memory.
+   * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
+   */
+  default Optional<String> evictionCandidate(String namespace, String keepId) {
+    Memory[] best = {null};
+    forEachMemory(namespace, m -> { // oldest first: a later memory replaces the best only if strictly worse
+      if (m.id().equals(keepId)) {
+        return;
+      }
+      Memory b = best[0];
+      if (b == null || m.q() < b.q() || (m.q() == b.q() && m.visits() < b.visits())) {
+        best[0] = m;
+      }
+    });
+    return Optional.ofNullable(best[0]).map(Memory::id);
+  }
+
   /** Flushes and releases resources; further calls fail. */
   @Override
   void close();

@@ -403,4 +403,23 @@ public abstract class MemoryStoreContract {
     RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
     assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
   }
+
+  @Test
+  void evictionCandidate_isTheLowestQ_thenFewestVisits_thenOldest_neverTheKeptOne() {
+    assertThat(store.evictionCandidate("ns", "m1")).isEmpty();
+    Memory a = insert("ns", unit(1, 0), "a", 0.5);
+    Memory b = insert("ns", unit(0, 1), "b", -0.2);
+    Memory c = insert("ns", unit(0, 0, 1), "c", -0.2);
+    Memory d = insert("ns", unit(0, 0, 0, 1), "d", -0.2);
+    insert("other", unit(1, 0), "lower elsewhere", -9);
+    // b, c and d tie on Q; give b a visit: c and d have fewer, c is older
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), b.id());
+    store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
+    assertThat(store.evictionCandidate("ns", a.id())).contains(c.id());
+    assertThat(store.evictionCandidate("ns", c.id())).contains(d.id());
+    store.delete("ns", c.id());
+    store.delete("ns", d.id());
+    assertThat(store.evictionCandidate("ns", a.id())).contains(b.id());
+    assertThat(store.evictionCandidate("nobody", a.id())).isEmpty();
+  }
 }

@@ -293,6 +293,43 @@ public final class LuceneStore implements MemoryStore {
     }
   }
 
+  /**
+   * A scan of the in-RAM utility table (no document is read): O(memories of the namespace). Q is read
+   * without the memory's lock, so a reward landing meanwhile may or may not be seen.
+   */
+  @Override
+  public Optional<String> evictionCandidate(String namespace, String keepId) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    if (ns == null) {
+      return Optional.empty();
+    }
+    long keep = Ids.parse(keepId, 'm');
+    MemoryTable t = state.memories;
+    int best = -1;
+    double bestQ = 0;
+    long bestVisits = 0;
+    ns.lock.readLock().lock();
+    try {
+      for (int i = 0; i < ns.memories.size(); i++) { // slot order is insertion order: oldest first
+        int slot = ns.memories.get(i);
+        if (t.seq(slot) == keep) {
+          continue;
+        }
+        double q = t.q(slot);
+        long visits = t.visits(slot);
+        if (best < 0 || q < bestQ || (q == bestQ && visits < bestVisits)) {
+          best = slot;
+          bestQ = q;
+          bestVisits = visits;
+        }
+      }
+      return best < 0 ? Optional.empty() : Optional.of("m" + t.seq(best));
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+  }
+
   @Override
   public StoreCounts counts(String namespace, Instant now) {
     lifecycle.ensureUsable();
