@@ -18,6 +18,7 @@ final class Flags {
       "experience", "--experience",
       "outcome", "--outcome",
       "reward", "--reward",
+      "usedMemoryIds", "--used",
       "namespace", "--namespace");
 
   private Flags() {}

@@ -124,6 +124,19 @@ class MemLoopCliTest {
   }
 
   @Test
+  void rewardUsed_creditsASelectedMemory_andAnUnselectedOneIsABadArgument_thatChangesNothing() {
+    String m = run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x", "--json")).json().get("id").asText();
+    String id = run(withStore("retrieve", "--embedding", "[1,0,0,0]", "--json")).json().get("retrievalId").asText();
+    assertOneReadableLine(run(withStore("reward", "--retrieval", id, "--reward", "1", "--used", "m999")), MemLoopCli.USAGE,
+        "--used: 'm999' was not selected by retrieval");
+    assertOneReadableLine(run(withStore("reward", "--retrieval", id, "--reward", "1", "--used", "../etc")), MemLoopCli.USAGE,
+        "--used");
+    Result ok = run(withStore("reward", "--retrieval", id, "--reward", "1", "--used", m, "--json"));
+    assertThat(ok.code()).as(ok.err()).isZero();
+    assertThat(ok.json().get("updated")).hasSize(1);
+  }
+
+  @Test
   void corruptStore_isOneLineAndExit5() throws IOException {
     run(withStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x"));
     try (Stream<Path> files = Files.list(dir.resolve("store"))) {
