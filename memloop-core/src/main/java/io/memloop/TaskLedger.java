@@ -125,7 +125,7 @@ final class TaskLedger {
     double centred = reward - mid;
     boolean success = centred > 0;
     double unit = (reward - config.rewardMin()) / (config.rewardMax() - config.rewardMin());
-    List<String> credited = used != null ? used : defaultUsed(namespace, retrieval).map(List::of).orElse(List.of());
+    List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
       List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
@@ -151,22 +151,4 @@ final class TaskLedger {
     }
   }
 
-  /**
-   * The memory an agent that did not say is assumed to have used: the highest-ranked selected success
-   * experience, in the order shown (the explored memory second).
-   */
-  private Optional<String> defaultUsed(String namespace, RetrievalRecord retrieval) {
-    List<String> shown = new ArrayList<>(retrieval.selectedIds());
-    String explored = retrieval.task().explored();
-    if (!explored.isEmpty() && shown.remove(explored)) {
-      shown.add(Math.min(1, shown.size()), explored);
-    }
-    for (String id : shown) {
-      Optional<Memory> m = store.get(namespace, id);
-      if (m.isPresent() && m.get().outcome() == Outcome.SUCCESS) {
-        return Optional.of(id);
-      }
-    }
-    return Optional.empty();
-  }
 }

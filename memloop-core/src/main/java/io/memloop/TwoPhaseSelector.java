@@ -158,6 +158,14 @@ final class TwoPhaseSelector {
       candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], false, 0));
     }
     assert selected.size() == take : "selected=" + selected.size() + " take=" + take;
+    if (task != null) {
+      for (Memory mem : selected) { // in the order shown
+        if (mem.outcome() == Outcome.SUCCESS) {
+          note = note.withAssumedUsed(mem.id());
+          break;
+        }
+      }
+    }
     return new Selection(candidates, selected, note);
   }
 

@@ -98,8 +98,11 @@ public interface MemoryStore extends AutoCloseable {
   Map<String, double[]> ledger(String namespace, Collection<String> keys);
 
   /**
-   * Stores {@code values} (absolute, replacing what each key held) all or nothing; durable on return
-   * for a durable store. The engine serialises read-modify-write of a namespace's entries itself.
+   * Stores {@code values} (absolute, replacing what each key held) all or nothing. Durability is that
+   * of {@link #saveRetrieval}: a durable store may return before the values are on disk, and a crash
+   * within its bound may lose the latest updates (they are learning statistics, kept in step with
+   * rewards that are themselves durable). The engine serialises read-modify-write of a namespace's
+   * entries itself.
    */
   void putLedger(String namespace, Map<String, double[]> values);
 

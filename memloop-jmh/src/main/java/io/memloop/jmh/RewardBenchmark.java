@@ -6,6 +6,7 @@ import io.memloop.MemLoopConfig;
 import io.memloop.Preset;
 import io.memloop.RewardResult;
 import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.TaskNote;
 import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
 import java.time.Duration;
@@ -59,6 +60,14 @@ public class RewardBenchmark {
   @Param({"100000"})
   public int size;
 
+  /**
+   * {@code memrl}: the reward updates Q (one fsync, group-committed). {@code default}: per-task learning
+   * too — the retrievals carry a task note (10,000 tasks), and each reward reads the selected memories
+   * to find the one used and writes one ledger record (not awaited).
+   */
+  @Param({"memrl", "default"})
+  public String preset;
+
   /** Retrievals saved before each iteration; must exceed what the threads reward in one iteration. */
   @Param({"100000"})
   public int pool;
@@ -75,7 +84,7 @@ public class RewardBenchmark {
     // The book must hold a whole pool of saved retrievals (the default keeps 10,000 per namespace).
     store = LuceneStore.open(Stores.scratchCopy(size, Stores.DEFAULT_SEED, "reward"),
         LuceneStoreOptions.builder().maxRetrievalsPerNamespace(2 * pool).maxRetrievalBytesPerNamespace(1L << 30).build());
-    loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.MEMRL)).build();
+    loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.parse(preset))).reconfigure().build();
     memoryIds = new ArrayList<>(size);
     store.forEachMemory(Stores.NAMESPACE, m -> memoryIds.add(m.id())); // every memory of the store
   }
@@ -103,8 +112,9 @@ public class RewardBenchmark {
                 candidates.add(new Candidate(id, 0.8, 0.0, 0.5, selected, selected ? 1 : 0));
               }
             }
+            TaskNote note = preset.equals("default") ? new TaskNote("t" + (i % 10_000), "", false) : TaskNote.NONE;
             retrievals[i] = store.saveRetrieval(new RetrievalRecordDraft(
-                Stores.NAMESPACE, now, now.plus(Duration.ofDays(7)), candidates)).id();
+                Stores.NAMESPACE, now, now.plus(Duration.ofDays(7)), candidates, note)).id();
           }
         }));
       }

@@ -381,7 +381,11 @@ public final class LuceneStore implements MemoryStore {
     return out;
   }
 
-  /** Logs the values, applies them, and returns once the log record is durable. */
+  /**
+   * Logs the values and applies them, returning without waiting for the disk, like
+   * {@link #saveRetrieval}: the record is durable with the next synced write or within
+   * {@code retrievalSyncDelayMillis}, so a reward costs one fsync, not two.
+   */
   @Override
   public void putLedger(String namespace, Map<String, double[]> values) {
     Map<String, double[]> copy = new java.util.LinkedHashMap<>();
@@ -405,7 +409,11 @@ public final class LuceneStore implements MemoryStore {
     } finally {
       lifecycle.gate.readLock().unlock();
     }
-    lifecycle.awaitDurable(lsn);
+    if (syncEachRetrieval) {
+      lifecycle.awaitDurable(lsn);
+    } else {
+      lifecycle.deferredSync.appended();
+    }
     lifecycle.afterWrite(0);
   }
 

@@ -26,7 +26,7 @@ import java.util.zip.CRC32C;
  *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos)
  *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
  *               [instant rewardedAt], int c, c × candidate,
- *               v2: str context, str explored, byte failing)   remembered retrievals
+ *               v2: str context, str explored, byte explorable, str assumedUsed)   remembered retrievals
  *   v2: int n, n × (int namespace, str key, int m, m × double)  per-task learning ledger
  *   int CRC32C of everything before it
  * </pre>
@@ -118,7 +118,8 @@ final class Snapshot {
           w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
-        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0);
+        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0)
+            .putString(r.task().assumedUsed());
         out.maybeFlush();
       }
       int entries = 0;
@@ -254,7 +255,8 @@ final class Snapshot {
     if (version >= 2) {
       String context = string(in);
       String explored = string(in);
-      task = new TaskNote(context, explored, in.r(1).getByte() != 0);
+      boolean explorable = in.r(1).getByte() != 0;
+      task = new TaskNote(context, explored, explorable, string(in));
     }
     RetrievalBook.Pending p =
         new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates, task));

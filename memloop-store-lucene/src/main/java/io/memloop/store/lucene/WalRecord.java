@@ -22,7 +22,7 @@ import java.util.Map;
  *   4 SEQUENCE   long floor                      ids handed out from now on are above floor
  *   5 DELETE     long memorySeq, long groupSeq, byte groupEmptied, str namespace
  *   6 BATCH      int n, n × (the INSERT layout after its type byte)      one {@code insertAll} call
- *   7 RETRIEVAL_TASK  the RETRIEVAL layout, then str context, str explored, byte failing
+ *   7 RETRIEVAL_TASK  the RETRIEVAL layout, then str context, str explored, byte explorable, str assumedUsed
  *                (a retrieval with per-task learning; without it, type 2 is written as before)
  *   8 LEDGER     str namespace, int n, n × (str key, int m, m × double)     absolute values
  * </pre>
@@ -106,7 +106,8 @@ sealed interface WalRecord {
             .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
       }
       if (!task.isNone()) {
-        w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0);
+        w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0)
+            .putString(task.assumedUsed());
       }
     }
   }
@@ -182,7 +183,8 @@ sealed interface WalRecord {
           candidates.add(new Candidate(r.getString(), r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0,
               r.getDouble()));
         }
-        TaskNote task = type == RETRIEVAL ? TaskNote.NONE : new TaskNote(r.getString(), r.getString(), r.getByte() != 0);
+        TaskNote task = type == RETRIEVAL ? TaskNote.NONE
+            : new TaskNote(r.getString(), r.getString(), r.getByte() != 0, r.getString());
         yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates, task));
       }
       case REWARD -> {

@@ -3,7 +3,9 @@ package io.memloop.store.lucene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memloop.Candidate;
+import io.memloop.Outcome;
 import io.memloop.Utility;
+import io.memloop.store.NewMemory;
 import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
@@ -40,6 +42,8 @@ class TaskLedgerStoreTest {
       r = save(store, note); // made durable by the ledger writes after it
       store.putLedger("ns", Map.of("t:tabc", new double[] {2, 1}));
       store.putLedger("ns", Map.of("t:tabc", new double[] {0, 1}, "n", new double[] {1, 1, 0, 0}));
+      // ledger writes are not awaited (like retrievals): a durable write after them makes them durable too
+      store.insert(new NewMemory("ns", "", new float[] {1, 0, 0, 0, 0, 0, 0, 0}, "e", Outcome.SUCCESS, 0, T0), 0.9);
       store.crashForTesting();
     }
     try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
