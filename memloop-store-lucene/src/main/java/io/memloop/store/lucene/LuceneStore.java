@@ -225,13 +225,21 @@ public final class LuceneStore implements MemoryStore {
     } finally {
       lifecycle.gate.readLock().unlock();
     }
+    afterDeferredWrite(lsn);
+    return record;
+  }
+
+  /**
+   * After a write whose durability is deferred (retrieval records, ledger entries): the background
+   * sync will cover it, or, with {@code retrievalSyncDelayMillis} = 0, wait for it now.
+   */
+  private void afterDeferredWrite(long lsn) {
     if (syncEachRetrieval) {
       lifecycle.awaitDurable(lsn);
     } else {
       lifecycle.deferredSync.appended();
     }
     lifecycle.afterWrite(0);
-    return record;
   }
 
   @Override
@@ -409,12 +417,7 @@ public final class LuceneStore implements MemoryStore {
     } finally {
       lifecycle.gate.readLock().unlock();
     }
-    if (syncEachRetrieval) {
-      lifecycle.awaitDurable(lsn);
-    } else {
-      lifecycle.deferredSync.appended();
-    }
-    lifecycle.afterWrite(0);
+    afterDeferredWrite(lsn);
   }
 
   @Override
