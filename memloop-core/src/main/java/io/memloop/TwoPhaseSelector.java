@@ -5,7 +5,6 @@ import io.memloop.store.TaskNote;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.random.RandomGenerator;
@@ -119,13 +118,17 @@ final class TwoPhaseSelector {
     }
     int m = eligible.size();
     int take = Math.min(config.k2(), m);
-    TaskNote note = TaskNote.NONE;
-    if (task != null) {
-      note = learnedOrder(query, pool, eligible, take, task, config, random);
-    }
+    Learned learned = task == null ? Learned.NONE : learnedOrder(query, pool, eligible, take, task, config, random);
+    TaskNote note = learned.note();
     boolean[] greedy = new boolean[n];
+    double[] greedyP = new double[n]; // the chance of being in the greedy selection, over the exploration draw
     for (int r = 0; r < take; r++) {
       greedy[eligible.get(r)] = true;
+      greedyP[eligible.get(r)] = 1;
+    }
+    if (learned.drawIn() >= 0) {
+      greedyP[learned.drawIn()] = learned.p();
+      greedyP[learned.drawOut()] = 1 - learned.p();
     }
     boolean[] chosen = greedy;
     double epsilon = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
@@ -148,7 +151,7 @@ final class TwoPhaseSelector {
     List<Candidate> candidates = new ArrayList<>(n);
     List<Memory> selected = new ArrayList<>(take);
     for (int i : eligible) {
-      double p = (1 - epsilon) * (greedy[i] ? 1 : 0) + epsilon * uniformShare;
+      double p = (1 - epsilon) * greedyP[i] + epsilon * uniformShare;
       candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], chosen[i], p));
       if (chosen[i]) {
         selected.add(pool.get(i));
@@ -169,46 +172,60 @@ final class TwoPhaseSelector {
     return new Selection(candidates, selected, note);
   }
 
-  /** Reorders {@code eligible} in place for per-task learning; returns the retrieval's note. */
-  private static TaskNote learnedOrder(
+  /**
+   * What per-task learning did to one selection.
+   *
+   * @param note the retrieval's note
+   * @param drawIn pool index of the memory the exploration draw let in ({@code p}), or -1 when the draw
+   *     could not change which memories were selected
+   * @param drawOut pool index of the memory it pushed out ({@code 1 − p})
+   * @param p the chance of exploring
+   */
+  private record Learned(TaskNote note, int drawIn, int drawOut, double p) {
+    static final Learned NONE = new Learned(TaskNote.NONE, -1, -1, 0);
+  }
+
+  /** Reorders {@code eligible} in place for per-task learning. */
+  private static Learned learnedOrder(
       float[] query, List<Memory> pool, List<Integer> eligible, int take, TaskView task, MemLoopConfig config,
       RandomGenerator random) {
-    Map<Integer, Integer> tier = new HashMap<>();
+    int[] tier = new int[pool.size()]; // by pool index: 0 proven for the task, 1 unknown, 2 failed it
     boolean proven = false;
     for (int i : eligible) {
       Double net = task.net().get(pool.get(i).id());
-      int t = net == null ? 1 : net > task.margin() ? 0 : net < -task.margin() ? 2 : 1;
-      tier.put(i, t);
-      proven |= t == 0;
+      tier[i] = net == null ? 1 : net > task.margin() ? 0 : net < -task.margin() ? 2 : 1;
+      proven |= tier[i] == 0;
     }
-    eligible.sort(Comparator.comparingInt(tier::get)); // stable: the greedy order within a tier
+    eligible.sort(Comparator.comparingInt(i -> tier[i])); // stable: the greedy order within a tier
     boolean failing = !proven && task.consecutiveFailures() >= config.exploreAfterFailures();
     int explored = -1;
     if (failing && take > 0 && task.explorations() < config.exploreBudget()) {
       for (int i : eligible) {
         Memory mem = pool.get(i);
-        if (tier.get(i) == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
+        if (tier[i] == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
             && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT) {
           explored = i;
           break;
         }
       }
     }
-    boolean explorable = explored >= 0;
+    if (explored < 0) {
+      return new Learned(new TaskNote(task.context(), "", false), -1, -1, 0);
+    }
     // Only a task that could explore draws: a randomised, logged choice, so that the namespace's
     // comparison of exploring with not exploring is between like episodes.
-    if (explorable && random.nextDouble() >= task.explorationProbability()) {
-      explored = -1;
+    int at = eligible.indexOf(explored);
+    boolean changesSelection = at >= take; // else it is shown either way, perhaps lower
+    int drawIn = changesSelection ? explored : -1;
+    int drawOut = changesSelection ? eligible.get(take - 1) : -1;
+    double p = task.explorationProbability();
+    boolean explore = random.nextDouble() < p;
+    int slot = Math.min(1, take - 1);
+    if (explore && at > slot) {
+      eligible.remove(at);
+      eligible.add(slot, explored);
     }
-    if (explored >= 0) {
-      int at = eligible.indexOf(explored);
-      int slot = Math.min(1, take - 1);
-      if (at > slot) {
-        eligible.remove(at);
-        eligible.add(slot, explored);
-      }
-    }
-    return new TaskNote(task.context(), explored >= 0 ? pool.get(explored).id() : "", explorable);
+    return new Learned(new TaskNote(task.context(), explore ? pool.get(explored).id() : "", true), drawIn, drawOut, p);
   }
 
   /** z-score with population std, clipped to ±{@link #Z_CLIP}; std := 1 when ≤ {@link #STD_FLOOR}. */

@@ -252,4 +252,43 @@ class TwoPhaseSelectorTest {
       assertThat(s.candidates().subList(0, eligible.size())).isEqualTo(eligible);
     }
   }
+
+  @Test
+  void taskExploration_logsTheProbabilitiesOfItsDraw_andTheirFrequenciesMatch() {
+    // The task's own three failure notes (same intent as the query) fill k2 = 3; a similar task's
+    // success is fourth. The task failed twice with nothing proven: it may explore, with chance 0.3.
+    List<Memory> own = IntStream.range(0, 3)
+        .mapToObj(i -> new Memory("m" + i, "ns", "i", "", intentAt(1), "note " + i, Outcome.FAILURE, 0, 0, T, T))
+        .toList();
+    Memory sibling = new Memory("m9", "ns", "j", "", intentAt(0.8), "worked", Outcome.SUCCESS, 0, 0, T, T);
+    List<IntentMatch> pool = List.of(new IntentMatch("i", 1.0, own), new IntentMatch("j", 0.8, List.of(sibling)));
+    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT);
+    TwoPhaseSelector.TaskView task = new TwoPhaseSelector.TaskView("t", 2, 0, 0.3, Map.of(), 1);
+    SplittableRandom rnd = new SplittableRandom(7);
+    int trials = 20_000;
+    Map<String, Integer> counts = new HashMap<>();
+    Map<String, Double> probability = new HashMap<>();
+    int explored = 0;
+    for (int t = 0; t < trials; t++) {
+      var s = TwoPhaseSelector.select(QUERY, pool, c, task, rnd);
+      assertThat(s.note().explorable()).isTrue();
+      if (!s.note().explored().isEmpty()) {
+        explored++;
+        assertThat(s.selected().get(1).id()).as("explored memory is shown second").isEqualTo("m9");
+      }
+      for (Candidate cand : s.candidates()) {
+        probability.put(cand.memoryId(), cand.probability());
+        if (cand.selected()) {
+          counts.merge(cand.memoryId(), 1, Integer::sum);
+        }
+      }
+    }
+    assertThat(probability.values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(3.0, within(1e-9));
+    assertThat(probability.get("m9")).isCloseTo(0.3, within(1e-12));
+    assertThat(explored / (double) trials).isCloseTo(0.3, within(0.01));
+    for (var e : probability.entrySet()) {
+      double freq = counts.getOrDefault(e.getKey(), 0) / (double) trials;
+      assertThat(freq).as("frequency of %s", e.getKey()).isCloseTo(e.getValue(), within(0.01));
+    }
+  }
 }
