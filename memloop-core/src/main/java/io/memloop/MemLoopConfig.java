@@ -121,8 +121,8 @@ public record MemLoopConfig(
    * Per-task learning: credit the memory the agent used with the episode's reward, under the task that
    * asked (its intent text, or its embedding when it has no text); rank memories proven for that task
    * first and memories that failed it last; and, for a task that keeps failing with nothing proven,
-   * show one untried success experience of a similar task in second place, while exploring pays off
-   * in the namespace (its success rate beats that of failing tasks that did not explore).
+   * show one untried success experience of a similar task in second place, with the probability that
+   * exploring succeeds more often than not exploring in the namespace (a logged random draw).
    */
   public enum TaskLearning {
     /** Utilities only (MemRL). */

@@ -16,15 +16,14 @@ public enum Preset {
    */
   SIMILARITY,
   /**
-   * MemLoop's default: the fairest retrieval we measured, with utilities learned alongside. Like
-   * {@link #MEMRL} (k1 = 5, k2 = 3, δ = 0.5, α = 0.3, merge 0.9) except: similarity is measured to
-   * each memory's own intent ({@code similarityScope=MEMORY}), ties go to the newest experience
-   * ({@code tieBreak=NEWEST_FIRST}), an experience already stored under the same intent is not stored
-   * again ({@code consolidation=EXACT_DUPLICATES}), similarity is normalised over the pool (no
-   * per-model constants), and λ = 0: Q is learned but does not reorder the selection, because every
-   * value-aware ranking we measured (global Q, Q per query intent, with and without advantage
-   * baselines, UCB exploration and credit to the used memory) lost accuracy against this plain
-   * ranking on the benchmark (BENCHMARKS.md, ablation). Set {@code lambda} to rank by Q as well.
+   * MemLoop's default, the strongest configuration measured (BENCHMARKS.md). Like {@link #MEMRL} (k1 = 5,
+   * k2 = 3, δ = 0.5, α = 0.3, merge 0.9) except: similarity is measured to each memory's own intent
+   * ({@code similarityScope=MEMORY}), ties go to the newest experience ({@code tieBreak=NEWEST_FIRST}),
+   * an experience already stored under the same intent is not stored again
+   * ({@code consolidation=EXACT_DUPLICATES}), similarity is normalised over the pool (no per-model
+   * constants), per-task learning with exploration is on ({@code taskLearning=ON}), and λ = 0: the
+   * global Q is learned but does not reorder the selection, because every ranking by it we measured
+   * lost accuracy. Set {@code lambda} to rank by Q as well.
    */
   DEFAULT;
 

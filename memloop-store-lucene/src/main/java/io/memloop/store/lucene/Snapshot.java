@@ -246,8 +246,7 @@ final class Snapshot {
     int n = in.r(4).getCount(WalRecord.MAX_ITEMS, "candidate");
     List<Candidate> candidates = new ArrayList<>(Math.min(n, 1024));
     for (int c = 0; c < n; c++) {
-      int len = in.r(4).getCount(WriteAheadLog.MAX_RECORD_BYTES, "memory id byte");
-      String id = in.r(len).getStringOfLength(len);
+      String id = string(in);
       r = in.r(33);
       candidates.add(new Candidate(id, r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0, r.getDouble()));
     }
