@@ -46,7 +46,7 @@ final class EnvironmentCatalog {
     return factory(TextWorldEnvironment.NAME, (seed, size, slip) -> {
       double s = slip == null ? TextWorldEnvironment.DEFAULT_SLIP : slip;
       return TextWorldEnvironment.generate(seed, size == BenchSize.QUICK
-          ? new TextWorldEnvironment.Knobs(4, 6, 6, 4, 8, s)
+          ? TextWorldEnvironment.Knobs.defaults().withSlip(s)
           : new TextWorldEnvironment.Knobs(8, 8, 6, 4, 16, s));
     });
   }
@@ -55,7 +55,7 @@ final class EnvironmentCatalog {
     return factory(HardQuestionsEnvironment.NAME, (seed, size, slip) -> {
       double s = slip == null ? HardQuestionsEnvironment.DEFAULT_SLIP : slip;
       return HardQuestionsEnvironment.generate(seed, size == BenchSize.QUICK
-          ? new HardQuestionsEnvironment.Knobs(60, 0.5, 12, s)
+          ? HardQuestionsEnvironment.Knobs.defaults().withSlip(s)
           : new HardQuestionsEnvironment.Knobs(120, 0.5, 24, s));
     });
   }

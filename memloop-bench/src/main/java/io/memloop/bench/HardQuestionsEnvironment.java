@@ -60,6 +60,11 @@ final class HardQuestionsEnvironment implements Environment, GroundTruth {
       return new Knobs(60, 0.5, 12, DEFAULT_SLIP);
     }
 
+    /** The same knobs with another outcome noise. */
+    Knobs withSlip(double slip) {
+      return new Knobs(questions, duplicateShare, heldOut, slip);
+    }
+
     int pairs() {
       return (int) Math.floor(duplicateShare * questions / 2);
     }

@@ -3,7 +3,6 @@ package io.memloop.bench;
 import io.memloop.Memory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
@@ -76,9 +75,11 @@ final class LearningLoop {
     return recall.shown().getFirst().q();
   }
 
-  /** The episode as strategies see it: with the opaque task. */
-  private static Episode episodeAsSeen(Episode e) {
-    return new Episode(OpaqueTasks.of(e.task()), e.success(), e.reward(), e.experience(), e.transcript());
+  /** The report row of one episode (the task under its environment name). */
+  private EpisodeRow row(Strategy strategy, long seed, int epoch, Task task, Recall recall, Episode episode) {
+    return new EpisodeRow(
+        strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
+        recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall), learnedQ(recall));
   }
 
   RunResult run(Strategy strategy, long seed) {
@@ -105,22 +106,19 @@ final class LearningLoop {
         int solved = 0;
         for (int i = 0; i < tasks.size(); i++) {
           Task task = tasks.get(i);
+          Task seen = OpaqueTasks.of(task);
           float[] z = embeddings.of(task);
-          Recall recall = memory.recall(OpaqueTasks.of(task), z);
+          Recall recall = memory.recall(seen, z);
           SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
           Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epoch);
-          memory.learn(recall, z, episodeAsSeen(episode));
-          rows.add(
-              new EpisodeRow(
-                  strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
-                  recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall),
-                  learnedQ(recall)));
+          memory.learn(recall, z,
+              new Episode(seen, episode.success(), episode.reward(), episode.experience(), episode.transcript()));
+          rows.add(row(strategy, seed, epoch, task, recall, episode));
           solved += episode.success() ? 1 : 0;
         }
         memoryCounts.add(memory.memoryCount());
         onEpoch.accept(tasks.isEmpty() ? 0.0 : (double) solved / tasks.size());
       }
-      Map<String, Double> utilities = memory.utilities();
       List<EpisodeRow> transfer = new ArrayList<>();
       List<Task> heldOut = env.heldOut();
       for (int i = 0; i < heldOut.size(); i++) {
@@ -128,14 +126,10 @@ final class LearningLoop {
         Recall recall = memory.recall(OpaqueTasks.of(task), embeddings.of(task)); // frozen: no learn()
         SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epochs + 1, i));
         Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epochs + 1);
-        transfer.add(
-            new EpisodeRow(
-                strategy.name(), seed, epochs + 1, task.id(), episode.success(), episode.reward(),
-                recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall),
-                  learnedQ(recall)));
+        transfer.add(row(strategy, seed, epochs + 1, task, recall, episode));
       }
       return new RunResult(
-          strategy.name(), seed, epochs, rows, memoryCounts, transfer, utilities, System.nanoTime() - started);
+          strategy.name(), seed, epochs, rows, memoryCounts, transfer, System.nanoTime() - started);
     }
   }
 }

@@ -9,7 +9,6 @@ import java.util.List;
  * @param memoryCounts memories held at the end of each epoch
  * @param transferRows episodes on the held-out tasks after the last epoch, memory frozen (epoch =
  *     epochs + 1)
- * @param finalUtilities Q of every memory at the end of the training epochs
  * @param wallNanos wall time of the run
  */
 record RunResult(
@@ -19,19 +18,17 @@ record RunResult(
     List<EpisodeRow> rows,
     List<Long> memoryCounts,
     List<EpisodeRow> transferRows,
-    java.util.Map<String, Double> finalUtilities,
     long wallNanos) {
 
-  /** A run without transfer phase, utilities or timing (tests). */
+  /** A run without transfer phase or timing (tests). */
   RunResult(String strategy, long seed, int epochs, List<EpisodeRow> rows, List<Long> memoryCounts) {
-    this(strategy, seed, epochs, rows, memoryCounts, List.of(), java.util.Map.of(), 0);
+    this(strategy, seed, epochs, rows, memoryCounts, List.of(), 0);
   }
 
   RunResult {
     rows = List.copyOf(rows);
     memoryCounts = List.copyOf(memoryCounts);
     transferRows = List.copyOf(transferRows);
-    finalUtilities = java.util.Map.copyOf(finalUtilities);
     if (memoryCounts.size() != epochs) {
       throw new IllegalArgumentException(
           "memoryCounts has " + memoryCounts.size() + " entries for " + epochs + " epochs");

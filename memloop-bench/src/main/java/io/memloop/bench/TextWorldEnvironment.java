@@ -68,6 +68,11 @@ final class TextWorldEnvironment implements Environment, GroundTruth {
     static Knobs defaults() {
       return new Knobs(4, 6, 6, 4, 8, DEFAULT_SLIP);
     }
+
+    /** The same knobs with another outcome noise. */
+    Knobs withSlip(double slip) {
+      return new Knobs(houses, goalsPerHouse, rooms, spareSteps, heldOut, slip);
+    }
   }
 
   /** A task and another whose wording is close ({@code source}'s plan is what the policy might follow). */
