@@ -115,6 +115,24 @@ public final class MemLoop implements AutoCloseable {
     return recorded.get();
   }
 
+  /**
+   * Records {@code config} as {@code namespace}'s configuration, replacing what was recorded, and uses
+   * it from the next call on (for services that let each tenant choose its preset and knobs). Pending
+   * retrievals are rewarded under the new configuration's reward range and learning rate.
+   *
+   * @return the configuration now recorded
+   */
+  public MemLoopConfig configure(String namespace, MemLoopConfig config) {
+    Checks.requireNamespace(namespace);
+    Objects.requireNonNull(config, "config");
+    // under the map's lock for this key, so a concurrent first resolution cannot record the old one after it
+    configs.compute(namespace, (ns, old) -> {
+      store.saveSettings(ns, config.toSettings());
+      return config;
+    });
+    return config;
+  }
+
   private MemLoopConfig resolveConfig(String namespace) {
     MemLoopConfig planned = plannedConfig(namespace);
     if (!store.settings(namespace).map(s -> parseSettings(namespace, s)).filter(planned::equals).isPresent()) {

@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import io.memloop.bench.Demo;
 import io.memloop.bench.DemoOptions;
 import io.memloop.bench.DemoReport;

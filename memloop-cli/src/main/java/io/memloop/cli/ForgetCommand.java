@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import io.memloop.MemLoop;
 import java.util.LinkedHashMap;
 import java.util.Map;

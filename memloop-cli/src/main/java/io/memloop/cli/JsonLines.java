@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.MemLoopException;

@@ -27,6 +27,9 @@ import picocli.CommandLine.Command;
       RewardCommand.class,
       StatsCommand.class,
       ForgetCommand.class,
+      ServeCommand.class,
+      McpCommand.class,
+      KeysCommand.class,
       ReplayCommand.class,
       CommandLine.HelpCommand.class
     })

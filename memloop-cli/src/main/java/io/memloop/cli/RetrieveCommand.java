@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import io.memloop.Candidate;
 import io.memloop.Intent;
 import io.memloop.MemLoop;

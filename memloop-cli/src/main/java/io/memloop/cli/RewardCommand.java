@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import io.memloop.Checks;
 import io.memloop.MemLoop;
 import io.memloop.RewardResult;

@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import io.memloop.MemLoop;
 import io.memloop.Stats;
 import java.io.PrintWriter;

@@ -1,5 +1,6 @@
 package io.memloop.cli;
 
+import io.memloop.server.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memloop.Memory;

@@ -34,9 +34,28 @@ final class GroupTable {
 
   private volatile Group[][] pages = new Group[0][];
   private volatile int size;
+  /** Groups not flagged deleted, over every namespace. */
+  private final java.util.concurrent.atomic.AtomicInteger live = new java.util.concurrent.atomic.AtomicInteger();
 
+  /** Groups ever reserved since the store was opened, deleted ones included (indices never move). */
   int size() {
     return size;
+  }
+
+  /**
+   * Groups not deleted, over every namespace: a namespace that holds this many owns every live group, so
+   * its searches need no namespace filter (deleted groups are dropped from results anyway).
+   */
+  int live() {
+    return live.get();
+  }
+
+  /** Flags {@code g} deleted (once). Caller holds its namespace's lock. */
+  void markDeleted(Group g) {
+    if (!g.deleted) {
+      g.deleted = true;
+      live.decrementAndGet();
+    }
   }
 
   int reserve(long seq, int namespaceId) {
@@ -49,6 +68,7 @@ final class GroupTable {
       pages = p;
     }
     p[index >>> PAGE_SHIFT][index & (PAGE_SIZE - 1)] = new Group(seq, namespaceId);
+    live.incrementAndGet();
     size = index + 1;
     return index;
   }

@@ -147,7 +147,7 @@ final class Inserter {
   private IndexView.@Nullable GroupHit nearestGroup(IndexView view, NamespaceState ns, float[] embedding,
       double threshold) {
     try {
-      boolean filter = ns.groups.size() < state.groups.size();
+      boolean filter = ns.groups.size() < state.groups.live();
       List<IndexView.GroupHit> best = view.searchGroups(ns, filter, embedding, 1, threshold, state.groups,
           index.groupDeletes() - view.groupDeletesBefore);
       return best.isEmpty() ? null : best.get(0);

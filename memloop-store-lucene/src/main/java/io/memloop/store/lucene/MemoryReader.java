@@ -41,7 +41,7 @@ final class MemoryReader {
       int[][] members;
       ns.lock.readLock().lock();
       try {
-        boolean filter = ns.groups.size() < state.groups.size();
+        boolean filter = ns.groups.size() < state.groups.live();
         hits = view.searchGroups(ns, filter, query, k, minSimilarity, state.groups,
             index.groupDeletes() - view.groupDeletesBefore);
         members = new int[hits.size()][];

@@ -56,7 +56,7 @@ final class StoreState {
     if (g.members.size() > 0) {
       return false;
     }
-    g.deleted = true;
+    groups.markDeleted(g);
     ns.groups.removeSorted(groupIndex);
     return true;
   }

@@ -1,4 +1,4 @@
-package io.memloop.cli;
+package io.memloop.server;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -14,9 +14,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON shapes the CLI prints; one place so every command prints a memory the same way. */
-final class Json {
-  static final ObjectMapper MAPPER =
+/**
+ * The JSON shapes MemLoop prints and serves (CLI {@code --json}, HTTP API, MCP tools): one place, so
+ * every transport shows a memory, a retrieval and a reward the same way.
+ */
+public final class Json {
+  public static final ObjectMapper MAPPER =
       new ObjectMapper()
           .disable(SerializationFeature.INDENT_OUTPUT)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -25,7 +28,7 @@ final class Json {
 
   private Json() {}
 
-  static String write(Object value) {
+  public static String write(Object value) {
     try {
       return MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
@@ -34,7 +37,7 @@ final class Json {
   }
 
   /** A memory without its embedding (384 floats help nobody reading the output). */
-  static Map<String, Object> memory(Memory m) {
+  public static Map<String, Object> memory(Memory m) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("id", m.id());
     o.put("namespace", m.namespace());
@@ -49,7 +52,7 @@ final class Json {
     return o;
   }
 
-  static Map<String, Object> candidate(Candidate c) {
+  public static Map<String, Object> candidate(Candidate c) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("id", c.memoryId());
     o.put("similarity", c.similarity());
@@ -60,7 +63,7 @@ final class Json {
     return o;
   }
 
-  static Map<String, Object> retrieval(Retrieval r) {
+  public static Map<String, Object> retrieval(Retrieval r) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("retrievalId", r.id());
     o.put("namespace", r.namespace());
@@ -69,7 +72,7 @@ final class Json {
     return o;
   }
 
-  static List<Map<String, Object>> changes(List<UtilityChange> changes) {
+  public static List<Map<String, Object>> changes(List<UtilityChange> changes) {
     return changes.stream().map(c -> {
       Map<String, Object> o = new LinkedHashMap<>();
       o.put("id", c.memoryId());
@@ -80,7 +83,7 @@ final class Json {
     }).toList();
   }
 
-  static Map<String, Object> reward(RewardResult r) {
+  public static Map<String, Object> reward(RewardResult r) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("retrievalId", r.retrievalId());
     o.put("reward", r.reward());
@@ -88,7 +91,7 @@ final class Json {
     return o;
   }
 
-  static Map<String, Object> stats(Stats s) {
+  public static Map<String, Object> stats(Stats s) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("namespace", s.namespace());
     o.put("memories", s.memories());

@@ -1,0 +1,144 @@
+package io.memloop.cli;
+
+import io.memloop.MemLoop;
+import io.memloop.MemLoopException;
+import io.memloop.server.ApiKeys;
+import io.memloop.server.MemLoopServer;
+import io.memloop.server.ServerOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "serve",
+    description = {"Serves the store over HTTP/JSON (/v1/...) and MCP (/mcp) for many agents at once, until stopped "
+        + "(Ctrl-C or SIGTERM: in-flight requests finish, the store closes cleanly).",
+        "Every /v1/namespaces route and /mcp need an API key: create one with 'memloop keys add'."})
+final class ServeCommand implements Callable<Integer> {
+  /** Keys a --config file may set: the long option names without dashes. */
+  private static final Set<String> FILE_KEYS =
+      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout");
+
+  @Spec CommandSpec spec;
+  @Mixin EngineOptions engine;
+
+  @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = ServerOptions.LOOPBACK,
+      description = "Address to listen on (default: ${DEFAULT-VALUE}, this machine only; for other machines put a "
+          + "TLS-terminating proxy in front, see README).")
+  String host = ServerOptions.LOOPBACK;
+
+  @Option(names = "--port", paramLabel = "PORT", defaultValue = "7070", description = "TCP port (default: ${DEFAULT-VALUE}; 0: any free port).")
+  int port = ServerOptions.DEFAULT_PORT;
+
+  @Option(names = "--keys", paramLabel = "FILE", defaultValue = "./memloop-keys.json",
+      description = "API keys file, made by 'memloop keys add' (default: ${DEFAULT-VALUE}).")
+  Path keys = Path.of("./memloop-keys.json");
+
+  @Option(names = "--max-body-bytes", paramLabel = "N", defaultValue = "1048576", description = "Largest request body (default: ${DEFAULT-VALUE}).")
+  int maxBodyBytes = 1 << 20;
+
+  @Option(names = "--drain-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "On stop, how long in-flight requests may take to finish (default: ${DEFAULT-VALUE}).")
+  int drainSeconds = 10;
+
+  @Option(names = "--mcp", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Serve MCP (streamable HTTP) at /mcp (default: on; --no-mcp turns it off).")
+  boolean mcp = true;
+
+  @Option(names = "--config", paramLabel = "FILE",
+      description = "A properties file with any of these options (store, embedder, host, port, keys, max-body-bytes, "
+          + "drain-timeout, mcp, lock-timeout); flags given on the command line win.")
+  @Nullable Path config;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (config != null) {
+      applyConfigFile(config);
+    }
+    ApiKeys apiKeys = ApiKeys.load(keys);
+    if (apiKeys.isEmpty()) {
+      throw MemLoopException.invalid("--keys", keys + " holds no API key, so every request would be refused; create one: "
+          + "memloop keys add --name my-agent --namespace my-team" + (keys.equals(Path.of("./memloop-keys.json")) ? "" : " --keys " + keys));
+    }
+    ServerOptions options = ServerOptions.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
+        .withDrainTimeout(Duration.ofSeconds(Math.max(0, drainSeconds))).withMcp(mcp)
+        .withStoreDirectory(Session.storeDirectory(engine));
+    MemLoop loop = Session.open(engine, true, null);
+    MemLoopServer server;
+    try {
+      server = MemLoopServer.start(loop, apiKeys, options);
+    } catch (RuntimeException e) {
+      loop.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread stopper = new Thread(() -> {
+      try {
+        server.close();
+      } finally {
+        loop.close();
+        stopped.countDown();
+      }
+    }, "memloop-shutdown");
+    Runtime.getRuntime().addShutdownHook(stopper);
+    PrintWriter out = spec.commandLine().getOut();
+    out.println("memloop: serving " + engine.store.toAbsolutePath().normalize() + " at " + server.uri()
+        + " (API /v1, OpenAPI " + server.uri() + "/v1/openapi.json" + (mcp ? ", MCP " + server.uri() + "/mcp" : "")
+        + ", metrics /metrics); " + apiKeys.grants().size() + " API key(s). Ctrl-C stops.");
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  private void applyConfigFile(Path file) {
+    Properties p = new Properties();
+    try (InputStream in = Files.newInputStream(file)) {
+      p.load(in);
+    } catch (IOException e) {
+      throw MemLoopException.invalid("--config", "cannot read " + file + ": " + e.getMessage());
+    }
+    var parsed = spec.commandLine().getParseResult();
+    for (String key : p.stringPropertyNames()) {
+      if (!FILE_KEYS.contains(key)) {
+        throw MemLoopException.invalid("--config", file + ": unknown key '" + Text.printable(key) + "' (known: " + String.join(", ", FILE_KEYS.stream().sorted().toList()) + ")");
+      }
+      if (parsed.hasMatchedOption("--" + key) || (key.equals("mcp") && parsed.hasMatchedOption("--no-mcp"))) {
+        continue; // the command line wins
+      }
+      String v = p.getProperty(key).strip();
+      try {
+        switch (key) {
+          case "store" -> engine.store = Path.of(v);
+          case "embedder" -> engine.embedder = v;
+          case "host" -> host = v;
+          case "port" -> port = Integer.parseInt(v);
+          case "keys" -> keys = Path.of(v);
+          case "max-body-bytes" -> maxBodyBytes = Integer.parseInt(v);
+          case "drain-timeout" -> drainSeconds = Integer.parseInt(v);
+          case "lock-timeout" -> engine.lockTimeout = v;
+          case "mcp" -> {
+            if (!v.equals("true") && !v.equals("false")) {
+              throw new IllegalArgumentException("expected true or false");
+            }
+            mcp = Boolean.parseBoolean(v);
+          }
+          default -> throw new IllegalStateException(key);
+        }
+      } catch (IllegalArgumentException e) { // NumberFormatException, InvalidPathException
+        throw MemLoopException.invalid("--config", file + ": " + key + "=" + Text.printable(v) + " is not valid: " + e.getMessage());
+      }
+    }
+  }
+}

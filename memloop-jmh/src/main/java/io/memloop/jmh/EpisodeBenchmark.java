@@ -1,0 +1,101 @@
+package io.memloop.jmh;
+
+import io.memloop.ClusteredVectors;
+import io.memloop.Intent;
+import io.memloop.MemLoop;
+import io.memloop.MemLoopConfig;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Preset;
+import io.memloop.Retrieval;
+import io.memloop.store.lucene.LuceneStore;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One whole agent episode on a {@link LuceneStore} of {@code size} clustered memories: {@link
+ * MemLoop#retrieve} (caller-supplied 384-d embedding), {@link MemLoop#reward} of that retrieval (durable
+ * on return: one fsync), {@link MemLoop#remember} of the episode's experience under the same intent
+ * (durable on return). Every {@code forgetEvery}-th episode also forgets the oldest memory this benchmark
+ * remembered, so deletes are mixed in: a store that has seen a delete must not search any slower (it did
+ * before the namespace-filter fix: every search after the first delete applied a namespace filter).
+ *
+ * <p>Single-threaded, SampleTime: read p0.50 and p0.99 of the whole episode. Runs on a scratch copy of
+ * the built store (see {@link Stores}; build it first with {@link BuildStore}).
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 5)
+@Measurement(iterations = 5, time = 5)
+@Fork(value = 1, jvmArgsAppend = {
+    "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx4g"})
+@State(Scope.Benchmark)
+public class EpisodeBenchmark {
+  private static final int QUERIES = 1 << 16;
+
+  @Param({"10000", "100000", "1000000"})
+  public int size;
+
+  @Param({"memrl", "default"})
+  public String preset;
+
+  /** One forget per this many episodes (0: none). */
+  @Param({"10"})
+  public int forgetEvery;
+
+  private MemLoop loop;
+  private float[][] queries;
+  private final ArrayDeque<String> remembered = new ArrayDeque<>();
+  private long episode; // single benchmark thread
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, "episode");
+    LuceneStore store = LuceneStore.open(dir);
+    loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.parse(preset))).reconfigure().build();
+    ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
+    queries = new float[QUERIES][];
+    for (int q = 0; q < QUERIES; q++) {
+      queries[q] = vectors.query(q);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    loop.close();
+  }
+
+  @Benchmark
+  public Memory episode() {
+    long e = episode++;
+    float[] query = queries[(int) (e & (QUERIES - 1))];
+    Intent intent = Intent.ofEmbedding(query);
+    Retrieval r = loop.retrieve(Stores.NAMESPACE, intent);
+    boolean success = (e & 1) == 0;
+    loop.reward(Stores.NAMESPACE, r.id(), success ? 1.0 : -1.0);
+    Memory m = loop.remember(Stores.NAMESPACE, intent, "episode " + e + ": what was done and how it ended",
+        success ? Outcome.SUCCESS : Outcome.FAILURE);
+    remembered.add(m.id());
+    if (forgetEvery > 0 && e % forgetEvery == forgetEvery - 1 && remembered.size() > 1) {
+      String oldest = remembered.poll();
+      if (!oldest.equals(m.id())) { // a duplicate (default preset) returns an existing memory
+        loop.store().delete(Stores.NAMESPACE, oldest);
+      }
+    }
+    return m;
+  }
+}

@@ -1,0 +1,246 @@
+package io.memloop.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.memloop.Checks;
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
+import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The MCP tools: retrieve experiences for a task, report the outcome of a retrieval, remember an
+ * experience, read stats. Each tool's description tells an LLM when and how to call it without any other
+ * documentation. Tool failures (bad arguments, unknown ids) come back as tool results with {@code isError}
+ * and a message naming the argument, so the model can correct itself; nothing is written by a call that fails.
+ */
+final class McpTools {
+  private static final Logger LOG = LoggerFactory.getLogger(McpTools.class);
+  static final McpJsonMapper JSON = new JacksonMcpJsonMapper(Json.MAPPER);
+
+  static final String RETRIEVE = "retrieve_experiences";
+  static final String REPORT = "report_outcome";
+  static final String REMEMBER = "remember_experience";
+  static final String STATS = "memory_stats";
+
+  private static final String NAMESPACE_PROPERTY = """
+      "namespace": {"type": "string", "description": "Memory namespace (tenant). Omit it when your access covers a single namespace."}""";
+
+  private final Service service;
+  private final Function<McpSyncServerExchange, ApiKeys.@Nullable Grant> grantOf;
+  private final @Nullable String defaultNamespace;
+  private final Metrics metrics;
+
+  /**
+   * @param grantOf what the calling client may use (from its transport context), null if unauthenticated
+   * @param defaultNamespace the namespace when a call names none and the grant covers several (stdio)
+   */
+  McpTools(Service service, Metrics metrics, Function<McpSyncServerExchange, ApiKeys.@Nullable Grant> grantOf,
+      @Nullable String defaultNamespace) {
+    this.service = service;
+    this.metrics = metrics;
+    this.grantOf = grantOf;
+    this.defaultNamespace = defaultNamespace;
+  }
+
+  List<SyncToolSpecification> tools() {
+    return List.of(
+        tool(RETRIEVE, """
+            Call this FIRST, before you start a task: it returns experiences (what worked or failed before on \
+            similar tasks) ranked by how useful they proved. Read them, use the ones that apply, then do the task. \
+            The result has a retrievalId: keep it and call report_outcome with it when the task is done, so that \
+            experiences that helped rank higher next time and misleading ones sink.""",
+            """
+            {"type": "object", "properties": {
+              "task": {"type": "string", "description": "The task you are about to do, in one or two sentences (what, not how)."},
+              %s
+            }, "required": ["task"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("task", "namespace"),
+            (ns, args) -> {
+              ObjectNode body = Json.MAPPER.createObjectNode();
+              copy(args, "task", body, "intent");
+              Map<String, Object> r = service.retrieve(ns, body);
+              return new Answer(retrievalText(r), r);
+            }),
+        tool(REPORT, """
+            Call this once when a task you retrieved experiences for is finished: report whether it succeeded. \
+            Pass the retrievalId that retrieve_experiences returned and outcome "success" or "failure" (or a \
+            numeric reward instead). If you know which experiences you actually followed, list their ids in \
+            usedMemoryIds. Each retrieval can be reported once.""",
+            """
+            {"type": "object", "properties": {
+              "retrievalId": {"type": "string", "description": "The retrievalId from retrieve_experiences."},
+              "outcome": {"type": "string", "enum": ["success", "failure"], "description": "How the task ended."},
+              "reward": {"type": "number", "description": "Instead of outcome: a reward in the namespace's range (default -1 to 1)."},
+              "usedMemoryIds": {"type": "array", "items": {"type": "string"}, "description": "Ids of the experiences you actually used (optional)."},
+              %s
+            }, "required": ["retrievalId"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("retrievalId", "outcome", "reward", "usedMemoryIds", "namespace"),
+            (ns, args) -> {
+              ObjectNode body = Json.MAPPER.createObjectNode();
+              copy(args, "retrievalId", body, "retrievalId");
+              copy(args, "usedMemoryIds", body, "usedMemoryIds");
+              boolean hasOutcome = args.hasNonNull("outcome");
+              boolean hasReward = args.hasNonNull("reward");
+              if (hasOutcome == hasReward) {
+                throw MemLoopException.invalid("outcome", "give exactly one of outcome (\"success\" or \"failure\") and reward");
+              }
+              if (hasOutcome) {
+                JsonNode o = args.get("outcome");
+                MemLoopConfig config = service.engine().plannedConfig(ns);
+                String s = o.isTextual() ? o.textValue().toLowerCase(Locale.ROOT) : "";
+                double reward = switch (s) {
+                  case "success" -> config.rewardMax();
+                  case "failure" -> config.rewardMin();
+                  default -> throw MemLoopException.invalid("outcome", "must be \"success\" or \"failure\"");
+                };
+                body.put("reward", reward);
+              } else {
+                copy(args, "reward", body, "reward");
+              }
+              Map<String, Object> r = service.reward(ns, body);
+              return new Answer("Recorded: " + Json.write(r), r);
+            }),
+        tool(REMEMBER, """
+            Call this after a task to store what you learned, so that you (or another agent) can reuse it on a \
+            similar task: for a success, the short procedure that worked; for a failure, what went wrong and \
+            what to avoid. Write it to be useful to someone who has not seen this task: concrete steps, \
+            commands, names; no chit-chat.""",
+            """
+            {"type": "object", "properties": {
+              "task": {"type": "string", "description": "The task the experience is about, as you would describe it before starting."},
+              "experience": {"type": "string", "description": "What worked (steps) or what went wrong and what to avoid."},
+              "outcome": {"type": "string", "enum": ["success", "failure", "unknown"], "description": "How the task ended."},
+              %s
+            }, "required": ["task", "experience", "outcome"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("task", "experience", "outcome", "namespace"),
+            (ns, args) -> {
+              ObjectNode body = Json.MAPPER.createObjectNode();
+              copy(args, "task", body, "intent");
+              copy(args, "experience", body, "experience");
+              copy(args, "outcome", body, "outcome");
+              Map<String, Object> m = service.remember(ns, body);
+              return new Answer("Remembered as " + m.get("id") + ".", m);
+            }),
+        tool(STATS, """
+            Shows how many experiences the memory holds (successes, failures), how many retrievals await an \
+            outcome report, and the spread of learned utilities. Use it to check that outcomes are being reported.""",
+            """
+            {"type": "object", "properties": {
+              %s
+            }, "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("namespace"),
+            (ns, args) -> {
+              Map<String, Object> s = service.stats(ns);
+              return new Answer(Json.write(s), s);
+            }));
+  }
+
+  private record Answer(String text, Map<String, Object> structured) {}
+
+  @FunctionalInterface
+  private interface Call {
+    Answer apply(String namespace, ObjectNode args);
+  }
+
+  private SyncToolSpecification tool(String name, String description, String schema, Set<String> allowed, Call call) {
+    return SyncToolSpecification.builder()
+        .tool(Tool.builder(name, JSON, schema).description(description).build())
+        .callHandler((exchange, request) -> {
+          long start = System.nanoTime();
+          int status = 200;
+          try {
+            ObjectNode args = Requests.object(
+                Json.MAPPER.valueToTree(request.arguments() == null ? Map.of() : request.arguments()), "arguments", allowed);
+            String ns = namespace(exchange, args);
+            Answer a = call.apply(ns, args);
+            return CallToolResult.builder().content(List.of(new TextContent(a.text()))).structuredContent(a.structured())
+                .isError(false).build();
+          } catch (MemLoopException e) {
+            status = HttpErrors.status(e);
+            return error(e.getMessage());
+          } catch (RuntimeException e) {
+            status = 500;
+            LOG.error("MCP tool {} failed", name, e);
+            return error("internal error; the server log has the details");
+          } finally {
+            metrics.request("mcp", name, "tools/call", status, System.nanoTime() - start);
+          }
+        })
+        .build();
+  }
+
+  private String namespace(McpSyncServerExchange exchange, ObjectNode args) {
+    ApiKeys.Grant grant = grantOf.apply(exchange);
+    if (grant == null) {
+      throw new MemLoopException(MemLoopException.Reason.INVALID_ARGUMENT, "authorization", "authorization: no valid API key");
+    }
+    JsonNode given = args.get("namespace");
+    String ns;
+    if (given != null && !given.isNull()) {
+      if (!given.isTextual()) {
+        throw MemLoopException.invalid("namespace", "must be a string");
+      }
+      ns = Checks.requireNamespace(given.textValue());
+    } else {
+      ns = grant.soleNamespace().orElse(defaultNamespace);
+      if (ns == null) {
+        throw MemLoopException.invalid("namespace", "is required: this key may use several namespaces");
+      }
+    }
+    if (!grant.allows(ns)) {
+      throw HttpErrors.namespaceNotFound(ns);
+    }
+    return ns;
+  }
+
+  private static void copy(ObjectNode from, String field, ObjectNode to, String as) {
+    JsonNode v = from.get(field);
+    if (v != null) {
+      to.set(as, v);
+    }
+  }
+
+  private static CallToolResult error(String message) {
+    return CallToolResult.builder().content(List.of(new TextContent(message))).isError(true).build();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String retrievalText(Map<String, Object> r) {
+    List<Map<String, Object>> selected = (List<Map<String, Object>>) r.get("selected");
+    StringBuilder sb = new StringBuilder();
+    sb.append("retrievalId: ").append(r.get("retrievalId")).append('\n');
+    if (selected.isEmpty()) {
+      sb.append("No stored experience matches this task yet. Do the task, then call report_outcome with this ")
+          .append("retrievalId and remember_experience with what you learned.");
+      return sb.toString();
+    }
+    sb.append(selected.size()).append(" experience(s), most useful first:\n");
+    Set<String> seen = new HashSet<>();
+    int i = 1;
+    for (Map<String, Object> m : selected) {
+      if (!seen.add(String.valueOf(m.get("id")))) {
+        continue;
+      }
+      sb.append(i++).append(". [").append(m.get("id")).append(", ").append(m.get("outcome")).append(", utility ")
+          .append(String.format(Locale.ROOT, "%.2f", ((Number) m.get("q")).doubleValue())).append("] task: ")
+          .append(m.get("intent")).append("\n   ").append(m.get("experience")).append('\n');
+    }
+    sb.append("When done, call report_outcome with retrievalId ").append(r.get("retrievalId")).append('.');
+    return sb.toString();
+  }
+}

@@ -1,0 +1,378 @@
+package io.memloop.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.memloop.Checks;
+import io.memloop.MemLoop;
+import io.memloop.MemLoopException;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code memloop serve}: the engine as an HTTP/JSON API ({@code /v1/...}, described by the OpenAPI
+ * document at {@code /v1/openapi.json}) and an MCP server (streamable HTTP at {@code /mcp}), for many
+ * agents at once, on Jetty with virtual threads.
+ *
+ * <p>Every {@code /v1/namespaces/...} route and {@code /mcp} needs an API key ({@code Authorization:
+ * Bearer <key>}): none or an unknown one is 401; a namespace the key may not use is 404, exactly as a
+ * namespace that does not exist, so keys cannot probe for other tenants. {@code /v1/health},
+ * {@code /v1/ready}, {@code /v1/openapi.json} and {@code /metrics} (Prometheus) are open: the server binds
+ * to loopback unless told otherwise.
+ *
+ * <p>Bad input is a 4xx with {@code {"error": {"code", "field", "message"}}} and changes nothing. {@link
+ * #close()} stops accepting connections, lets in-flight requests finish (up to the drain timeout) and
+ * closes the MCP sessions; the engine (and its store) belongs to the caller.
+ */
+public final class MemLoopServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(MemLoopServer.class);
+  private static final String GRANT = "memloop.grant";
+  private static final String ANSWERED = "memloop.answered";
+  public static final String VERSION = "0.1.0";
+
+  private final Javalin app;
+  private final Service service;
+  private final ApiKeys keys;
+  private final Metrics metrics;
+  private final ServerOptions options;
+  private final @Nullable McpSyncServer mcp;
+  private final byte[] openApi;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private MemLoopServer(MemLoop loop, ApiKeys keys, ServerOptions options) {
+    this.keys = keys;
+    this.options = options;
+    this.metrics = new Metrics(loop.store(), options.storeDirectory());
+    this.service = new Service(loop, options, metrics);
+    this.openApi = resource("openapi.json");
+    HttpServletStreamableServerTransportProvider transport = null;
+    if (options.mcp()) {
+      transport = HttpServletStreamableServerTransportProvider.builder()
+          .jsonMapper(McpTools.JSON)
+          .mcpEndpoint("/mcp")
+          .contextExtractor(req -> McpTransportContext.create(Map.of(GRANT, req.getAttribute(GRANT))))
+          .build();
+      McpTools tools = new McpTools(service, metrics,
+          exchange -> exchange.transportContext().get(GRANT) instanceof ApiKeys.Grant g ? g : null, null);
+      this.mcp = McpServer.sync(transport)
+          .serverInfo("memloop", VERSION)
+          .instructions(MCP_INSTRUCTIONS)
+          .capabilities(ServerCapabilities.builder().tools(false).build())
+          .tools(tools.tools())
+          .build();
+    } else {
+      this.mcp = null;
+    }
+    HttpServletStreamableServerTransportProvider mcpServlet = transport;
+    this.app = Javalin.create(cfg -> {
+      cfg.startup.showJavalinBanner = false;
+      cfg.startup.showOldJavalinVersionWarning = false;
+      cfg.concurrency.useVirtualThreads = true;
+      cfg.http.prefer405over404 = true;
+      cfg.http.maxRequestSize = options.maxBodyBytes();
+      cfg.jetty.host = options.host();
+      cfg.jetty.port = options.port();
+      cfg.jetty.modifyServer(server -> {
+        server.setStopTimeout(options.drainTimeout().toMillis());
+        server.insertHandler(new GracefulHandler());
+      });
+      if (mcpServlet != null) {
+        cfg.jetty.modifyServletContextHandler(h -> {
+          ServletHolder holder = new ServletHolder("mcp", mcpServlet);
+          holder.setAsyncSupported(true);
+          h.addServlet(holder, "/mcp");
+          h.addFilter(new FilterHolder(mcpAuth()), "/mcp", EnumSet.of(DispatcherType.REQUEST));
+        });
+      }
+      var r = cfg.routes;
+      r.get("/v1/health", ctx -> route(ctx, "health", () -> {
+        json(ctx, 200, Map.of("status", "ok"));
+      }));
+      r.get("/v1/ready", ctx -> route(ctx, "ready", () -> {
+        if (closed.get()) {
+          json(ctx, 503, Map.of("status", "stopping"));
+        } else {
+          loop.store().namespaces(); // throws if the store is unusable
+          json(ctx, 200, Map.of("status", "ready"));
+        }
+      }));
+      r.get("/v1/openapi.json", ctx -> route(ctx, "openapi", () -> {
+        ctx.status(200).contentType("application/json").result(openApi);
+        ctx.attribute(ANSWERED, true);
+      }));
+      r.get("/metrics", ctx -> route(ctx, "metrics", () -> {
+        ctx.status(200).contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
+        ctx.attribute(ANSWERED, true);
+      }));
+      r.get("/v1/namespaces", ctx -> route(ctx, "namespaces", () -> {
+        ApiKeys.Grant g = authenticate(ctx);
+        var visible = loop.store().namespaces().stream().filter(g::allows).sorted().toList();
+        json(ctx, 200, Map.of("namespaces", visible));
+      }));
+      r.post("/v1/namespaces/{ns}/retrieve", ctx -> route(ctx, "retrieve", () ->
+          json(ctx, 200, service.retrieve(namespace(ctx), body(ctx, Service.RETRIEVE_FIELDS)))));
+      r.post("/v1/namespaces/{ns}/rewards", ctx -> route(ctx, "reward", () ->
+          json(ctx, 200, service.reward(namespace(ctx), body(ctx, Service.REWARD_FIELDS)))));
+      r.post("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "remember", () ->
+          json(ctx, 201, service.remember(namespace(ctx), body(ctx, Service.REMEMBER_FIELDS)))));
+      r.get("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "list", () -> {
+        String ns = namespace(ctx);
+        int limit = Requests.intParam(ctx.queryParam("limit"), "limit", 1, Service.MAX_PAGE, 100);
+        json(ctx, 200, service.list(ns, limit, ctx.queryParam("after")));
+      }));
+      r.get("/v1/namespaces/{ns}/memories/{id}", ctx -> route(ctx, "get", () ->
+          json(ctx, 200, service.get(namespace(ctx), ctx.pathParam("id")))));
+      r.delete("/v1/namespaces/{ns}/memories/{id}", ctx -> route(ctx, "forget", () -> {
+        service.forget(namespace(ctx), ctx.pathParam("id"));
+        ctx.status(204);
+        ctx.attribute(ANSWERED, true);
+      }));
+      r.get("/v1/namespaces/{ns}/stats", ctx -> route(ctx, "stats", () ->
+          json(ctx, 200, service.stats(namespace(ctx)))));
+      r.get("/v1/namespaces/{ns}/config", ctx -> route(ctx, "config", () ->
+          json(ctx, 200, service.config(namespace(ctx)))));
+      r.put("/v1/namespaces/{ns}/config", ctx -> route(ctx, "configure", () ->
+          json(ctx, 200, service.configure(namespace(ctx), body(ctx, Service.CONFIG_FIELDS)))));
+      // Unmatched paths and methods, and errors Javalin raises itself (413, ...): the same JSON body.
+      for (int status : new int[] {404, 405, 413, 400, 500}) {
+        r.error(status, ctx -> {
+          if (ctx.attribute(ANSWERED) == null) {
+            String code = switch (status) {
+              case 404 -> "not_found";
+              case 405 -> "method_not_allowed";
+              case 413 -> "too_large";
+              case 400 -> "invalid_argument";
+              default -> "internal";
+            };
+            String message = switch (status) {
+              case 404 -> "no such route: " + ctx.method() + " " + Requests.abbreviate(ctx.path());
+              case 405 -> "method " + ctx.method() + " is not allowed on " + Requests.abbreviate(ctx.path());
+              case 413 -> "body: over the limit of " + options.maxBodyBytes() + " bytes";
+              case 400 -> "bad request";
+              default -> "internal error; the server log has the details";
+            };
+            ctx.contentType("application/json").result(Json.write(HttpErrors.body(code, status == 413 ? "body" : "", message)));
+          }
+        });
+      }
+    });
+  }
+
+  static final String MCP_INSTRUCTIONS = """
+      MemLoop is an experience memory that learns which experiences help. Before a task, call \
+      retrieve_experiences with the task; after it, call report_outcome with the retrievalId and whether it \
+      succeeded, then remember_experience with what worked or what went wrong.""";
+
+  /**
+   * Starts serving {@code loop} with {@code keys}.
+   *
+   * @throws MemLoopException STORE_UNAVAILABLE if the address cannot be bound
+   */
+  public static MemLoopServer start(MemLoop loop, ApiKeys keys, ServerOptions options) {
+    MemLoopServer s = new MemLoopServer(loop, keys, options);
+    try {
+      s.app.start();
+    } catch (RuntimeException e) {
+      s.metrics.close();
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "--port",
+          "--port: cannot listen on " + options.host() + ":" + options.port() + ": " + rootMessage(e), e);
+    }
+    LOG.info("event=started host={} port={} mcp={} keys={}", options.host(), s.port(), options.mcp(), keys.grants().size());
+    return s;
+  }
+
+  /** The port it listens on (the chosen one when started with port 0). */
+  public int port() {
+    return app.port();
+  }
+
+  /** {@code http://host:port} of this server. */
+  public URI uri() {
+    String h = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+    return URI.create("http://" + h + ":" + port());
+  }
+
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      app.stop(); // graceful: in-flight requests finish, up to the drain timeout
+    } finally {
+      try {
+        if (mcp != null) {
+          mcp.closeGracefully();
+        }
+      } finally {
+        metrics.close();
+        LOG.info("event=stopped");
+      }
+    }
+  }
+
+  /** Runs a route: times it, and turns every failure into the JSON error answer. */
+  private void route(Context ctx, String name, Runnable body) {
+    long start = System.nanoTime();
+    try {
+      body.run();
+    } catch (MemLoopException e) {
+      int status = HttpErrors.status(e);
+      if (status >= 500) {
+        LOG.error("event=error route={} reason={} message=\"{}\"", name, e.reason(), e.getMessage(), e);
+      }
+      if (status == 401) {
+        ctx.header("WWW-Authenticate", "Bearer");
+      }
+      json(ctx, status, HttpErrors.body(e));
+    } catch (Unauthorized e) {
+      ctx.header("WWW-Authenticate", "Bearer realm=\"memloop\"");
+      json(ctx, 401, HttpErrors.body("unauthorized", "authorization", e.getMessage()));
+    } catch (TooLarge e) {
+      json(ctx, 413, HttpErrors.body("too_large", "body", e.getMessage()));
+    } catch (RuntimeException e) {
+      LOG.error("event=error route={} unexpected", name, e);
+      json(ctx, 500, HttpErrors.body("internal", "", "internal error; the server log has the details"));
+    } finally {
+      long nanos = System.nanoTime() - start;
+      int status = ctx.statusCode();
+      metrics.request("http", name, ctx.method().name(), status, nanos);
+      if (LOG.isDebugEnabled()) {
+        LOG.debug("event=request route={} method={} status={} micros={}", name, ctx.method(), status, nanos / 1000);
+      }
+    }
+  }
+
+  private static void json(Context ctx, int status, Object body) {
+    ctx.status(status).contentType("application/json").result(Json.write(body).getBytes(StandardCharsets.UTF_8));
+    ctx.attribute(ANSWERED, true);
+  }
+
+  private ApiKeys.Grant authenticate(Context ctx) {
+    return grantOf(ctx.header("Authorization")).orElseThrow(() -> new Unauthorized(
+        ctx.header("Authorization") == null
+            ? "authorization: missing; send 'Authorization: Bearer <API key>'"
+            : "authorization: not a valid API key"));
+  }
+
+  private Optional<ApiKeys.Grant> grantOf(@Nullable String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return Optional.empty();
+    }
+    return keys.authenticate(header.substring(7).trim());
+  }
+
+  /** The {@code {ns}} path parameter, once the key is known to allow it. */
+  private String namespace(Context ctx) {
+    ApiKeys.Grant grant = authenticate(ctx);
+    String ns = ctx.pathParam("ns");
+    Checks.requireNamespace(ns);
+    if (!grant.allows(ns)) {
+      throw HttpErrors.namespaceNotFound(ns);
+    }
+    return ns;
+  }
+
+  /** The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object of {@code fields}. */
+  private ObjectNode body(Context ctx, java.util.Set<String> fields) {
+    long declared = ctx.req().getContentLengthLong();
+    int max = options.maxBodyBytes();
+    if (declared > max) {
+      throw new TooLarge("body: " + declared + " bytes, over the limit of " + max);
+    }
+    byte[] bytes;
+    try (InputStream in = ctx.req().getInputStream()) {
+      bytes = in.readNBytes(max + 1);
+    } catch (IOException e) {
+      throw MemLoopException.invalid("body", "could not be read: " + e.getMessage());
+    }
+    if (bytes.length > max) {
+      throw new TooLarge("body: over the limit of " + max + " bytes");
+    }
+    return Requests.object(bytes, fields);
+  }
+
+  /** Authenticates {@code /mcp} requests; the grant rides in the MCP transport context. */
+  private Filter mcpAuth() {
+    return (request, response, chain) -> {
+      HttpServletRequest req = (HttpServletRequest) request;
+      HttpServletResponse res = (HttpServletResponse) response;
+      Optional<ApiKeys.Grant> grant = grantOf(req.getHeader("Authorization"));
+      if (grant.isEmpty()) {
+        res.setStatus(401);
+        res.setHeader("WWW-Authenticate", "Bearer realm=\"memloop\"");
+        res.setContentType("application/json");
+        res.getOutputStream().write(Json.write(HttpErrors.body("unauthorized", "authorization",
+            "authorization: send 'Authorization: Bearer <API key>'")).getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      long declared = req.getContentLengthLong();
+      if (declared > options.maxBodyBytes()) {
+        res.setStatus(413);
+        res.setContentType("application/json");
+        res.getOutputStream().write(Json.write(HttpErrors.body("too_large", "body",
+            "body: " + declared + " bytes, over the limit of " + options.maxBodyBytes())).getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+      req.setAttribute(GRANT, grant.get());
+      chain.doFilter(request, response);
+    };
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = MemLoopServer.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + name + " is missing from the build");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+  }
+
+  private static final class Unauthorized extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unauthorized(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static final class TooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge(String message) {
+      super(message, null, false, false);
+    }
+  }
+}

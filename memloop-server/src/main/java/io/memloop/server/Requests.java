@@ -1,0 +1,176 @@
+package io.memloop.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.memloop.MemLoopException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads request bodies strictly: JSON objects only, no unknown fields, no duplicate keys, every value of
+ * the type and size its field allows. Every rejection is INVALID_ARGUMENT naming the field.
+ */
+final class Requests {
+  private Requests() {}
+
+  /** The body as a JSON object with only {@code allowed} fields. */
+  static ObjectNode object(byte[] body, Set<String> allowed) {
+    JsonNode node;
+    try {
+      node = body.length == 0 ? null : Json.MAPPER.readTree(body);
+    } catch (JsonProcessingException e) {
+      String m = e.getOriginalMessage();
+      throw MemLoopException.invalid("body", "is not valid JSON: " + abbreviate(m == null ? e.getClass().getSimpleName() : m));
+    } catch (java.io.IOException e) {
+      throw MemLoopException.invalid("body", "cannot be read: " + e.getMessage());
+    }
+    if (node == null || node.isMissingNode()) {
+      throw MemLoopException.invalid("body", "must be a JSON object, got an empty body");
+    }
+    return object(node, "body", allowed);
+  }
+
+  /** {@code node} as an object with only {@code allowed} fields ({@code where} names it in errors). */
+  static ObjectNode object(JsonNode node, String where, Set<String> allowed) {
+    if (!node.isObject()) {
+      throw MemLoopException.invalid(where, "must be a JSON object, got " + kind(node));
+    }
+    var names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw MemLoopException.invalid(field(where, name), "is not a known field (known: " + String.join(", ", allowed.stream().sorted().toList()) + ")");
+      }
+    }
+    return (ObjectNode) node;
+  }
+
+  static @Nullable String optionalText(ObjectNode o, String field, int maxChars) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual()) {
+      throw MemLoopException.invalid(field, "must be a string, got " + kind(v));
+    }
+    String s = v.textValue();
+    if (s.length() > maxChars) {
+      throw MemLoopException.invalid(field, "is " + s.length() + " characters, over the limit of " + maxChars);
+    }
+    if (s.isBlank()) {
+      throw MemLoopException.invalid(field, "must not be empty");
+    }
+    return s;
+  }
+
+  static String text(ObjectNode o, String field, int maxChars) {
+    String s = optionalText(o, field, maxChars);
+    if (s == null) {
+      throw MemLoopException.invalid(field, "is required");
+    }
+    return s;
+  }
+
+  /** A finite number (JSON has no NaN; a literal too large for a double, such as 1e999, is rejected). */
+  static double number(ObjectNode o, String field) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      throw MemLoopException.invalid(field, "is required");
+    }
+    if (!v.isNumber()) {
+      throw MemLoopException.invalid(field, "must be a number, got " + kind(v));
+    }
+    double d = v.doubleValue();
+    if (!Double.isFinite(d)) {
+      throw MemLoopException.invalid(field, "must be a finite number, got " + v.asText());
+    }
+    return d;
+  }
+
+  static float @Nullable [] optionalVector(ObjectNode o, String field, int maxLength) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isArray()) {
+      throw MemLoopException.invalid(field, "must be an array of numbers, got " + kind(v));
+    }
+    if (v.size() == 0 || v.size() > maxLength) {
+      throw MemLoopException.invalid(field, "must have 1 to " + maxLength + " numbers, got " + v.size());
+    }
+    float[] out = new float[v.size()];
+    for (int i = 0; i < out.length; i++) {
+      JsonNode x = v.get(i);
+      if (!x.isNumber()) {
+        throw MemLoopException.invalid(field + "[" + i + "]", "must be a number, got " + kind(x));
+      }
+      float f = x.floatValue();
+      if (!Float.isFinite(f)) {
+        throw MemLoopException.invalid(field + "[" + i + "]", "must be a finite 32-bit float, got " + x.asText());
+      }
+      out[i] = f;
+    }
+    return out;
+  }
+
+  static @Nullable List<String> optionalStrings(ObjectNode o, String field, int maxItems, int maxChars) {
+    JsonNode v = o.get(field);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isArray()) {
+      throw MemLoopException.invalid(field, "must be an array of strings, got " + kind(v));
+    }
+    if (v.size() > maxItems) {
+      throw MemLoopException.invalid(field, "has " + v.size() + " items, over the limit of " + maxItems);
+    }
+    List<String> out = new ArrayList<>(v.size());
+    for (int i = 0; i < v.size(); i++) {
+      JsonNode x = v.get(i);
+      if (!x.isTextual() || x.textValue().isBlank() || x.textValue().length() > maxChars) {
+        throw MemLoopException.invalid(field + "[" + i + "]", "must be a non-empty string of at most " + maxChars + " characters");
+      }
+      out.add(x.textValue());
+    }
+    return out;
+  }
+
+  /** A query parameter as an integer in [min, max], or {@code fallback} when absent. */
+  static int intParam(@Nullable String value, String name, int min, int max, int fallback) {
+    if (value == null) {
+      return fallback;
+    }
+    if (value.length() > 10 || !value.matches("[0-9]+")) {
+      throw MemLoopException.invalid(name, "must be an integer in [" + min + ", " + max + "], got '" + abbreviate(value) + "'");
+    }
+    long n = Long.parseLong(value);
+    if (n < min || n > max) {
+      throw MemLoopException.invalid(name, "must be in [" + min + ", " + max + "], got " + n);
+    }
+    return (int) n;
+  }
+
+  static String kind(JsonNode v) {
+    return switch (v.getNodeType()) {
+      case ARRAY -> "an array";
+      case OBJECT, POJO -> "an object";
+      case STRING -> "a string";
+      case NUMBER -> "a number";
+      case BOOLEAN -> "a boolean";
+      case NULL -> "null";
+      default -> v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+
+  private static String field(String where, String name) {
+    return where.equals("body") ? abbreviate(name) : where + "." + abbreviate(name);
+  }
+
+  static String abbreviate(String s) {
+    String clean = s.replaceAll("\\p{Cntrl}", "?");
+    return clean.length() <= 120 ? clean : clean.substring(0, 120) + "...";
+  }
+}
