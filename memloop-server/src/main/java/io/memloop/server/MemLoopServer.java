@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,7 +91,11 @@ public final class MemLoopServer implements AutoCloseable {
     this.app = Javalin.create(cfg -> {
       cfg.startup.showJavalinBanner = false;
       cfg.startup.showOldJavalinVersionWarning = false;
-      cfg.concurrency.useVirtualThreads = true;
+      // Jetty's own pool: platform threads select and accept, every request runs on a virtual thread.
+      QueuedThreadPool pool = new QueuedThreadPool(64, 4);
+      pool.setName("memloop-http");
+      pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("memloop-request-"));
+      cfg.jetty.threadPool = pool;
       cfg.http.prefer405over404 = true;
       cfg.http.maxRequestSize = options.maxBodyBytes();
       cfg.jetty.host = options.host();
@@ -97,7 +103,9 @@ public final class MemLoopServer implements AutoCloseable {
       cfg.jetty.modifyServer(server -> {
         server.setStopTimeout(options.drainTimeout().toMillis());
         server.insertHandler(new GracefulHandler());
+        server.setErrorHandler(JsonErrorHandler.onServer());
       });
+      cfg.jetty.modifyServletContextHandler(h -> h.setErrorHandler(JsonErrorHandler.onServletContext()));
       if (mcpServlet != null) {
         cfg.jetty.modifyServletContextHandler(h -> {
           ServletHolder holder = new ServletHolder("mcp", mcpServlet);
@@ -256,6 +264,7 @@ public final class MemLoopServer implements AutoCloseable {
       LOG.error("event=error route={} unexpected", name, e);
       json(ctx, 500, HttpErrors.body("internal", "", "internal error; the server log has the details"));
     } finally {
+      drainQuietly(ctx); // a request refused before its body was read (bad key, other tenant) keeps its connection usable
       long nanos = System.nanoTime() - start;
       int status = ctx.statusCode();
       metrics.request("http", name, ctx.method().name(), status, nanos);
@@ -295,23 +304,52 @@ public final class MemLoopServer implements AutoCloseable {
     return ns;
   }
 
-  /** The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object of {@code fields}. */
+  /** Beyond this, an oversized body is not read to its end: the connection is closed instead. */
+  private static final long DRAIN_LIMIT = 16L << 20;
+
+  /**
+   * The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object of {@code fields}. An
+   * oversized body (up to {@link #DRAIN_LIMIT}) is read to its end before the 413, so that the client,
+   * still sending, reads the answer instead of a reset connection.
+   */
   private ObjectNode body(Context ctx, java.util.Set<String> fields) {
     long declared = ctx.req().getContentLengthLong();
     int max = options.maxBodyBytes();
-    if (declared > max) {
-      throw new TooLarge("body: " + declared + " bytes, over the limit of " + max);
-    }
-    byte[] bytes;
     try (InputStream in = ctx.req().getInputStream()) {
-      bytes = in.readNBytes(max + 1);
+      if (declared > DRAIN_LIMIT) {
+        throw new TooLarge("body: " + declared + " bytes, over the limit of " + max);
+      }
+      byte[] bytes = in.readNBytes(max + 1);
+      if (bytes.length > max) {
+        long rest = drain(in);
+        throw new TooLarge("body: " + (rest < 0 ? "over " + DRAIN_LIMIT : bytes.length + rest) + " bytes, over the limit of " + max);
+      }
+      return Requests.object(bytes, fields);
     } catch (IOException e) {
       throw MemLoopException.invalid("body", "could not be read: " + e.getMessage());
     }
-    if (bytes.length > max) {
-      throw new TooLarge("body: over the limit of " + max + " bytes");
+  }
+
+  private static void drainQuietly(Context ctx) {
+    try {
+      drain(ctx.req().getInputStream());
+    } catch (IOException | RuntimeException e) {
+      // the client went away, or the body was refused: the connection closes, nothing else to do
     }
-    return Requests.object(bytes, fields);
+  }
+
+  /** Reads and drops what is left of a body, up to {@link #DRAIN_LIMIT}; the bytes read, or -1 if it went past. */
+  private static long drain(InputStream in) throws IOException {
+    long n = 0;
+    byte[] buf = new byte[64 << 10];
+    int r;
+    while ((r = in.read(buf)) >= 0) {
+      n += r;
+      if (n > DRAIN_LIMIT) {
+        return -1;
+      }
+    }
+    return n;
   }
 
   /** Authenticates {@code /mcp} requests; the grant rides in the MCP transport context. */
