@@ -41,7 +41,8 @@ final class EngineOptions {
 
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
       description = "Embedding model for text intents: minilm (in-process), openai (any OpenAI-compatible "
-          + "server) or none (default: ${DEFAULT-VALUE}).")
+          + "server), hashing (feature hashing of words, no model: for tests and quick trials) or none "
+          + "(default: ${DEFAULT-VALUE}).")
   String embedder = "minilm";
 
   @Option(names = "--openai-base-url", paramLabel = "URL",

@@ -79,6 +79,7 @@ final class Session {
   static @Nullable Embedder embedder(EngineOptions o) {
     return switch (o.embedder.toLowerCase(Locale.ROOT)) {
       case "minilm" -> new LazyEmbedder(MiniLmEmbedder.DIMENSION, MiniLmEmbedder.MODEL_ID, MiniLmEmbedder::create);
+      case "hashing" -> new io.memloop.embeddings.HashingEmbedder();
       case "none" -> null;
       case "openai" -> {
         if (o.openAiBaseUrl == null || o.openAiModel == null || o.openAiDimension == null) {
@@ -97,7 +98,7 @@ final class Session {
             .build());
       }
       default -> throw MemLoopException.invalid("--embedder",
-          "unknown model '" + o.embedder + "' (expected minilm, openai or none)");
+          "unknown model '" + o.embedder + "' (expected minilm, openai, hashing or none)");
     };
   }
 }
