@@ -37,7 +37,8 @@ class DocsExamplesTest {
   /** Not run, with the reason. */
   private static final Map<String, String> NOT_RUN = Map.of(
       "MEMLOOP_OPENAI_API_KEY=sk-... ./memloop bench --policy openai --base-url https://api.openai.com",
-      "needs OpenAI's service and a key; its options are the served command's");
+      "needs OpenAI's service and a key; its options are the served command's",
+      "./memloop serve", "runs until stopped: ServiceDocsTest runs its whole block with bash, curl and python3");
 
   @TempDir Path work;
 
