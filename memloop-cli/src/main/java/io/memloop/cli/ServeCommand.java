@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   /** Keys a --config file may set: the long option names without dashes. */
   private static final Set<String> FILE_KEYS =
-      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout");
+      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout", "open-namespace");
 
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
@@ -57,6 +57,11 @@ final class ServeCommand implements Callable<Integer> {
       description = "Serve MCP (streamable HTTP) at /mcp (default: on; --no-mcp turns it off).")
   boolean mcp = true;
 
+  @Option(names = "--open-namespace", paramLabel = "NS",
+      description = "For one user on this machine: requests without an API key act in NS (only NS). Loopback --host only; "
+          + "with it, a keys file is optional.")
+  @Nullable String openNamespace;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "A properties file with any of these options (store, embedder, host, port, keys, max-body-bytes, "
           + "drain-timeout, mcp, lock-timeout); flags given on the command line win.")
@@ -68,13 +73,13 @@ final class ServeCommand implements Callable<Integer> {
       applyConfigFile(config);
     }
     ApiKeys apiKeys = ApiKeys.load(keys);
-    if (apiKeys.isEmpty()) {
+    if (apiKeys.isEmpty() && openNamespace == null) {
       throw MemLoopException.invalid("--keys", keys + " holds no API key, so every request would be refused; create one: "
           + "memloop keys add --name my-agent --namespace my-team" + (keys.equals(Path.of("./memloop-keys.json")) ? "" : " --keys " + keys));
     }
     ServerOptions options = ServerOptions.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
         .withDrainTimeout(Duration.ofSeconds(Math.max(0, drainSeconds))).withMcp(mcp)
-        .withStoreDirectory(Session.storeDirectory(engine));
+        .withStoreDirectory(Session.storeDirectory(engine)).withOpenNamespace(openNamespace);
     MemLoop loop = Session.open(engine, true, null);
     MemLoopServer server;
     try {
@@ -96,7 +101,8 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.println("memloop: serving " + engine.store.toAbsolutePath().normalize() + " at " + server.uri()
         + " (API /v1, OpenAPI " + server.uri() + "/v1/openapi.json" + (mcp ? ", MCP " + server.uri() + "/mcp" : "")
-        + ", metrics /metrics); " + apiKeys.grants().size() + " API key(s). Ctrl-C stops.");
+        + ", metrics /metrics); " + apiKeys.grants().size() + " API key(s)"
+        + (openNamespace == null ? "" : "; requests without a key use namespace " + openNamespace) + ". Ctrl-C stops.");
     out.flush();
     stopped.await();
     return 0;
@@ -128,6 +134,7 @@ final class ServeCommand implements Callable<Integer> {
           case "max-body-bytes" -> maxBodyBytes = Integer.parseInt(v);
           case "drain-timeout" -> drainSeconds = Integer.parseInt(v);
           case "lock-timeout" -> engine.lockTimeout = v;
+          case "open-namespace" -> openNamespace = v;
           case "mcp" -> {
             if (!v.equals("true") && !v.equals("false")) {
               throw new IllegalArgumentException("expected true or false");

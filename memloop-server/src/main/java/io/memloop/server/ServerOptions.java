@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param drainTimeout how long {@link MemLoopServer#close()} lets in-flight requests finish
  * @param mcp whether to serve MCP (streamable HTTP) at {@code /mcp}
  * @param storeDirectory the store's directory, for the store-size metric; null to leave it out
+ * @param openNamespace for a single user on this machine: requests with no API key act in this namespace
+ *     (only); null (the default) requires a key on every request. Only with a loopback {@code host}.
  */
 public record ServerOptions(
     String host,
@@ -27,7 +29,8 @@ public record ServerOptions(
     int maxEmbeddingLength,
     Duration drainTimeout,
     boolean mcp,
-    @Nullable Path storeDirectory) {
+    @Nullable Path storeDirectory,
+    @Nullable String openNamespace) {
 
   public static final String LOOPBACK = "127.0.0.1";
   public static final int DEFAULT_PORT = 7070;
@@ -45,6 +48,13 @@ public record ServerOptions(
     if (maxIntentChars < 1 || maxExperienceChars < 1 || maxEmbeddingLength < 1) {
       throw MemLoopException.invalid("maxIntentChars", "text and embedding limits must be positive");
     }
+    if (openNamespace != null) {
+      io.memloop.Checks.requireNamespace(openNamespace);
+      if (!isLoopback(host)) {
+        throw MemLoopException.invalid("openNamespace",
+            "serves requests without a key, so only on a loopback address (127.0.0.1, ::1, localhost), not " + host);
+      }
+    }
     if (drainTimeout == null || drainTimeout.isNegative() || drainTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
       throw MemLoopException.invalid("drainTimeout", "must be in [0, 10] minutes, got " + drainTimeout);
     }
@@ -52,30 +62,40 @@ public record ServerOptions(
 
   /** Loopback, port 7070, 1 MiB bodies, 8 KiB intents, 64 KiB experiences, 8,192-d embeddings, 10 s drain, MCP on. */
   public static ServerOptions defaults() {
-    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, 8_192, 65_536, 8_192, Duration.ofSeconds(10), true, null);
+    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, 8_192, 65_536, 8_192, Duration.ofSeconds(10), true, null, null);
   }
 
   public ServerOptions withHost(String h) {
-    return new ServerOptions(h, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory);
+    return new ServerOptions(h, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
   }
 
   public ServerOptions withPort(int p) {
-    return new ServerOptions(host, p, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory);
+    return new ServerOptions(host, p, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
   }
 
   public ServerOptions withMaxBodyBytes(int b) {
-    return new ServerOptions(host, port, b, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory);
+    return new ServerOptions(host, port, b, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
   }
 
   public ServerOptions withDrainTimeout(Duration d) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, d, mcp, storeDirectory);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, d, mcp, storeDirectory, openNamespace);
   }
 
   public ServerOptions withMcp(boolean on) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, on, storeDirectory);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, on, storeDirectory, openNamespace);
+  }
+
+  public ServerOptions withOpenNamespace(@Nullable String ns) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, ns);
+  }
+
+  /** Whether {@code host} names this machine's loopback interface only. */
+  public static boolean isLoopback(String host) {
+    String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.startsWith("127.");
   }
 
   public ServerOptions withStoreDirectory(@Nullable Path dir) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, dir);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, dir, openNamespace);
   }
 }
