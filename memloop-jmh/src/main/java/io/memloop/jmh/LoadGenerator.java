@@ -1,0 +1,199 @@
+package io.memloop.jmh;
+
+import io.memloop.ClusteredVectors;
+import io.memloop.server.Json;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Recorder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Open-loop load on a running {@code memloop serve}, from its own process: at each offered rate, episodes
+ * (retrieve, then reward that retrieval) start on a fixed schedule whether or not earlier ones finished, so
+ * a slow server shows up as latency (measured from each episode's scheduled start, free of coordinated
+ * omission), not as a lower offered rate. Prints, per rate: offered and achieved episodes/s, errors, and
+ * episode latency p50 / p90 / p99 / max.
+ *
+ * <pre>
+ * java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.LoadGenerator URL KEY NAMESPACE http|mcp SECONDS RATE...
+ * </pre>
+ * {@code http} sends caller-supplied 384-d embeddings (queries near the clusters of a store built by
+ * {@link BuildStore}); {@code mcp} calls the tools with task texts (the server embeds them) over a pool
+ * of 64 MCP sessions.
+ */
+public final class LoadGenerator {
+  private LoadGenerator() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 6) {
+      System.err.println("usage: LoadGenerator URL KEY NAMESPACE http|mcp SECONDS RATE...");
+      System.exit(2);
+    }
+    String url = args[0];
+    String key = args[1];
+    String ns = args[2];
+    boolean mcp = args[3].equals("mcp");
+    int seconds = Integer.parseInt(args[4]);
+    Episode episode = mcp ? new McpEpisode(url, key, ns) : new HttpEpisode(url, key, ns);
+    System.out.printf(Locale.ROOT, "%-9s %9s %9s %7s %8s %8s %8s %8s%n",
+        "transport", "offered/s", "achieved/s", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms");
+    run(episode, 200, 3, false); // warm-up
+    for (int i = 5; i < args.length; i++) {
+      int rate = Integer.parseInt(args[i]);
+      Result r = run(episode, rate, seconds, true);
+      System.out.printf(Locale.ROOT, "%-9s %9d %9.0f %7d %8.2f %8.2f %8.2f %8.1f%n", args[3], rate, r.achieved(), r.errors(),
+          r.h().getValueAtPercentile(50) / 1e3, r.h().getValueAtPercentile(90) / 1e3, r.h().getValueAtPercentile(99) / 1e3,
+          r.h().getMaxValue() / 1e3);
+    }
+    episode.close();
+    System.exit(0);
+  }
+
+  interface Episode extends AutoCloseable {
+    /** One retrieve + reward; false on an error answer. */
+    boolean run(long n) throws Exception;
+
+    @Override
+    default void close() {}
+  }
+
+  record Result(double achieved, long errors, Histogram h) {}
+
+  static Result run(Episode episode, int rate, int seconds, boolean measure) throws InterruptedException {
+    Recorder recorder = new Recorder(3);
+    AtomicLong errors = new AtomicLong();
+    AtomicLong done = new AtomicLong();
+    long intervalNanos = 1_000_000_000L / rate;
+    long total = (long) rate * seconds;
+    long start = System.nanoTime() + 10_000_000L;
+    try (ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor()) {
+      for (long i = 0; i < total; i++) {
+        long scheduled = start + i * intervalNanos;
+        long wait;
+        while ((wait = scheduled - System.nanoTime()) > 0) {
+          LockSupport.parkNanos(wait);
+        }
+        long n = i;
+        workers.submit(() -> {
+          try {
+            if (!episode.run(n)) {
+              errors.incrementAndGet();
+            }
+          } catch (Exception e) {
+            errors.incrementAndGet();
+          }
+          recorder.recordValue(Math.max(1, (System.nanoTime() - scheduled) / 1000)); // microseconds
+          done.incrementAndGet();
+          return null;
+        });
+      }
+    }
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    return new Result(done.get() / elapsed, errors.get(), recorder.getIntervalHistogram());
+  }
+
+  /** retrieve with an embedding, then reward, over HTTP/JSON. */
+  static final class HttpEpisode implements Episode {
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private final String base;
+    private final String auth;
+    private final String[] bodies;
+
+    HttpEpisode(String url, String key, String ns) {
+      this.base = url + "/v1/namespaces/" + ns;
+      this.auth = "Bearer " + key;
+      ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x10ADL, 100_000);
+      bodies = new String[4096];
+      for (int i = 0; i < bodies.length; i++) {
+        StringBuilder sb = new StringBuilder("{\"embedding\":[");
+        float[] q = vectors.query(i);
+        for (int d = 0; d < q.length; d++) {
+          sb.append(d == 0 ? "" : ",").append(q[d]);
+        }
+        bodies[i] = sb.append("]}").toString();
+      }
+    }
+
+    @Override
+    public boolean run(long n) throws Exception {
+      HttpResponse<String> r = post("/retrieve", bodies[(int) (n % bodies.length)]);
+      if (r.statusCode() != 200) {
+        return false;
+      }
+      String id = Json.MAPPER.readTree(r.body()).get("retrievalId").asText();
+      return post("/rewards", "{\"retrievalId\":\"" + id + "\",\"reward\":" + ((n & 1) == 0 ? 1 : -1) + "}").statusCode() == 200;
+    }
+
+    private HttpResponse<String> post(String route, String body) throws Exception {
+      return http.send(HttpRequest.newBuilder(URI.create(base + route)).timeout(Duration.ofSeconds(30))
+          .header("Authorization", auth).header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+  }
+
+  /** retrieve_experiences then report_outcome, over MCP streamable HTTP, on a pool of sessions. */
+  static final class McpEpisode implements Episode {
+    private static final int SESSIONS = 64;
+    private final BlockingQueue<McpSyncClient> pool = new ArrayBlockingQueue<>(SESSIONS);
+    private final List<McpSyncClient> all = new ArrayList<>();
+
+    McpEpisode(String url, String key, String ns) {
+      for (int i = 0; i < SESSIONS; i++) {
+        McpSyncClient c = McpClient.sync(HttpClientStreamableHttpTransport.builder(url).endpoint("/mcp")
+                .jsonMapper(new JacksonMcpJsonMapper(Json.MAPPER))
+                .httpRequestCustomizer((b, method, uri, body, context) -> b.header("Authorization", "Bearer " + key))
+                .build())
+            .requestTimeout(Duration.ofSeconds(30)).build();
+        c.initialize();
+        all.add(c);
+        pool.add(c);
+      }
+    }
+
+    @Override
+    public boolean run(long n) throws Exception {
+      McpSyncClient c = pool.poll(30, TimeUnit.SECONDS);
+      if (c == null) {
+        return false;
+      }
+      try {
+        CallToolResult r = c.callTool(new CallToolRequest("retrieve_experiences", Map.of("task", "restart service " + (n % 500) + " in cluster " + (n % 7))));
+        if (Boolean.TRUE.equals(r.isError())) {
+          return false;
+        }
+        Object id = ((Map<?, ?>) r.structuredContent()).get("retrievalId");
+        CallToolResult w = c.callTool(new CallToolRequest("report_outcome", Map.of("retrievalId", id, "outcome", (n & 1) == 0 ? "success" : "failure")));
+        return !Boolean.TRUE.equals(w.isError());
+      } finally {
+        pool.add(c);
+      }
+    }
+
+    @Override
+    public void close() {
+      all.forEach(McpSyncClient::closeGracefully);
+    }
+  }
+
+}
