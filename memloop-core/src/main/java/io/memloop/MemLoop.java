@@ -283,17 +283,21 @@ public final class MemLoop implements AutoCloseable {
     Objects.requireNonNull(outcome, "outcome");
     float[] embedding = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
+    NewMemory fresh = new NewMemory(
+        namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
+        config.initialQ(outcome), clock.instant());
+    Memory stored;
     if (config.consolidation() == MemLoopConfig.Consolidation.EXACT_DUPLICATES) {
-      Optional<Memory> same = duplicateOf(namespace, embedding, experience, outcome, config);
+      // one nearest-intent search serves both the duplicate check and where the memory goes
+      var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
+      Optional<Memory> same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
       if (same.isPresent()) {
         return same.get();
       }
+      stored = store.insert(fresh, config.mergeThreshold(), nearest.isEmpty() ? null : nearest.getFirst().intentId());
+    } else {
+      stored = store.insert(fresh, config.mergeThreshold());
     }
-    Memory stored = store.insert(
-        new NewMemory(
-            namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
-            config.initialQ(outcome), clock.instant()),
-        config.mergeThreshold());
     if (config.maxMemories() > 0) {
       evictBeyond(namespace, config.maxMemories(), stored.id());
     }
@@ -314,14 +318,8 @@ public final class MemLoop implements AutoCloseable {
     }
   }
 
-  /** The newest memory of the group {@code embedding} would join with this very experience and outcome. */
-  private Optional<Memory> duplicateOf(
-      String namespace, float[] embedding, String experience, Outcome outcome, MemLoopConfig config) {
-    var matches = store.recall(namespace, embedding, 1, config.mergeThreshold());
-    if (matches.isEmpty()) {
-      return Optional.empty();
-    }
-    List<Memory> group = matches.getFirst().memories(); // oldest first
+  /** The newest memory of {@code group} (oldest first) with this very experience and outcome. */
+  private static Optional<Memory> duplicateIn(List<Memory> group, String experience, Outcome outcome) {
     for (int i = group.size() - 1; i >= 0; i--) {
       Memory m = group.get(i);
       if (m.outcome() == outcome && m.experience().equals(experience)) {

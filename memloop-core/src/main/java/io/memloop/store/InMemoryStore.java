@@ -5,6 +5,7 @@ import io.memloop.MemLoopException;
 import io.memloop.Utility;
 import io.memloop.UtilityChange;
 import io.memloop.Vectors;
+import org.jspecify.annotations.Nullable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -57,12 +58,27 @@ public final class InMemoryStore implements MemoryStore {
 
   @Override
   public Memory insert(NewMemory m, double mergeThreshold) {
+    return insert(m, mergeThreshold, null, false);
+  }
+
+  @Override
+  public Memory insert(NewMemory m, double mergeThreshold, @Nullable String nearestIntentId) {
+    return insert(m, mergeThreshold, nearestIntentId, true);
+  }
+
+  private Memory insert(NewMemory m, double mergeThreshold, @Nullable String nearestIntentId, boolean placed) {
     Namespace ns = namespace(m.namespace());
     ns.lock.writeLock().lock();
     try {
       IntentGroup group = null;
       double best = Double.NEGATIVE_INFINITY;
-      for (IntentGroup g : ns.groups.values()) {
+      if (placed && nearestIntentId == null) {
+        best = Double.POSITIVE_INFINITY; // the caller found no intent to join: a new group, no scan
+      } else if (placed && ns.groups.get(nearestIntentId) != null) {
+        group = ns.groups.get(nearestIntentId);
+        best = Double.POSITIVE_INFINITY;
+      }
+      for (IntentGroup g : best == Double.POSITIVE_INFINITY ? List.<IntentGroup>of() : ns.groups.values()) {
         double sim = Vectors.dot(g.embedding, m.intentEmbedding());
         if (sim >= mergeThreshold && sim > best) {
           best = sim;

@@ -39,6 +39,18 @@ public interface MemoryStore extends AutoCloseable {
   Memory insert(NewMemory memory, double mergeThreshold);
 
   /**
+   * {@link #insert(NewMemory, double)} when the caller has just searched for the nearest intent itself
+   * ({@link #recall} with k = 1 at the same threshold, for the same embedding): the memory joins intent
+   * {@code nearestIntentId}'s group, or starts a new group when it is null, and the store spares itself a
+   * second search. If that intent has been deleted since, the store decides as {@link #insert(NewMemory,
+   * double)} does. Under concurrency a new group may duplicate one created in between (best-effort, as
+   * the caller's search was). The default ignores the hint.
+   */
+  default Memory insert(NewMemory memory, double mergeThreshold, @org.jspecify.annotations.Nullable String nearestIntentId) {
+    return insert(memory, mergeThreshold);
+  }
+
+  /**
    * Phase A: the intent groups of {@code namespace} with cosine ≥ {@code minSimilarity} to {@code
    * query}, the {@code k} most similar, most similar first (ties by intent id).
    */

@@ -120,6 +120,26 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void insert_placedByTheCallersSearch_joinsThatIntentOrStartsANewOne() {
+    Memory first = insert("ns", unit(1, 0), "first", 0);
+    var nearest = store.recall("ns", atCosine(0.95), 1, 0.9);
+    assertThat(nearest).hasSize(1);
+    Memory joined = store.insert(new NewMemory("ns", "close", atCosine(0.95), "close", Outcome.FAILURE, 0, T0), 0.9,
+        nearest.getFirst().intentId());
+    assertThat(joined.intentId()).isEqualTo(first.intentId());
+    assertThat(store.recall("ns", unit(0, 0, 1), 1, 0.9)).isEmpty();
+    Memory apart = store.insert(new NewMemory("ns", "apart", unit(0, 0, 1), "apart", Outcome.FAILURE, 0, T0), 0.9, null);
+    assertThat(apart.intentId()).isNotIn(first.intentId());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(3, 2, 0));
+    // an intent deleted since the caller's search: the store finds the nearest itself
+    store.delete("ns", apart.id());
+    Memory again = store.insert(new NewMemory("ns", "again", atCosine(0.97), "again", Outcome.FAILURE, 0, T0), 0.9,
+        apart.intentId());
+    assertThat(again.intentId()).isEqualTo(first.intentId());
+    assertThat(store.get("ns", again.id())).isPresent();
+  }
+
+  @Test
   void recall_appliesGate_ordersBySimilarity_andPoolsGroupMembers() {
     Memory a1 = insert("ns", unit(1, 0), "a1", 0);
     Memory a2 = insert("ns", atCosine(0.99), "a2", 0); // joins a1's group

@@ -72,6 +72,14 @@ final class Inserter {
   }
 
   Memory insert(NewMemory m, double mergeThreshold) {
+    return insert(m, mergeThreshold, false, null);
+  }
+
+  /**
+   * @param placed whether the caller already searched for the nearest intent ({@code nearestIntentId}, null
+   *     for none) so that this insert need not
+   */
+  Memory insert(NewMemory m, double mergeThreshold, boolean placed, @Nullable String nearestIntentId) {
     if (m.intentEmbedding().length != dimension) {
       throw MemLoopException.invalid("intentEmbedding", "has " + m.intentEmbedding().length
           + " components, the store at " + dir + " has dimension " + dimension);
@@ -93,7 +101,8 @@ final class Inserter {
       Lock indexing = index.insertLock();
       ns.lock.writeLock().lock();
       try {
-        IndexView.GroupHit join = nearestGroup(ns, content.embedding(), mergeThreshold);
+        IndexView.GroupHit join = placed ? placedGroup(ns, nearestIntentId, content.embedding(), mergeThreshold)
+            : nearestGroup(ns, content.embedding(), mergeThreshold);
         fresh = join == null;
         indexing.lock(); // held past the namespace lock, until the documents are added
         try {
@@ -129,6 +138,34 @@ final class Inserter {
     lifecycle.awaitDurable(ids[0]);
     lifecycle.afterWrite(1);
     return content.toMemory("m" + ids[1], ns.name, "i" + ids[2], m.initialQ(), 0, m.createdAt());
+  }
+
+  /**
+   * The group the caller's own search chose ({@code intentId}, null for a new group); if it is no longer a
+   * live group of {@code ns}, the nearest as {@link #nearestGroup} finds it. Caller holds the namespace lock.
+   */
+  private IndexView.@Nullable GroupHit placedGroup(NamespaceState ns, @Nullable String intentId, float[] embedding,
+      double threshold) {
+    if (intentId == null) {
+      return null;
+    }
+    long seq = intentId.length() > 1 && intentId.charAt(0) == 'i' ? parseSeq(intentId.substring(1)) : -1;
+    int index = seq < 0 ? -1 : state.groups.find(seq);
+    if (index >= 0) {
+      GroupTable.Group g = state.groups.get(index);
+      if (g.namespace == ns.id && !g.deleted) {
+        return new IndexView.GroupHit(index, seq, 1.0);
+      }
+    }
+    return nearestGroup(ns, embedding, threshold);
+  }
+
+  private static long parseSeq(String digits) {
+    try {
+      return Long.parseLong(digits);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** The most similar group of {@code ns} at or above the threshold; caller holds the namespace lock. */

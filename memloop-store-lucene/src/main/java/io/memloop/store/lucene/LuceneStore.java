@@ -138,6 +138,12 @@ public final class LuceneStore implements MemoryStore {
     return inserter.insert(memory, mergeThreshold);
   }
 
+  /** Joins the caller's nearest intent without a second search (see {@link MemoryStore#insert(NewMemory, double, String)}). */
+  @Override
+  public Memory insert(NewMemory memory, double mergeThreshold, @Nullable String nearestIntentId) {
+    return inserter.insert(memory, mergeThreshold, true, nearestIntentId);
+  }
+
   /**
    * Bulk load: stores {@code memories} in order, as {@link #insert} would one by one (each joins the
    * most similar group with cosine ≥ {@code mergeThreshold}, including groups created earlier in the
