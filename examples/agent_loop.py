@@ -3,10 +3,11 @@
 
 Each round the "agent" gets tasks (here: ops chores, each with one right command). For every task it
   1. retrieves experiences for the task            POST /v1/namespaces/{ns}/retrieve
-  2. acts: follows the best successful experience shown, else guesses
+  2. acts as a careful LLM agent would: reuses a shown success recorded for this very task, avoids the
+     commands shown as failures for it, and otherwise tries a command it has not seen fail
   3. reports the outcome                           POST /v1/namespaces/{ns}/rewards
   4. remembers what it did and how it ended        POST /v1/namespaces/{ns}/memories
-and the success rate per round shows it learning from its own history.
+and the success rate per round shows it learning from its own history (no weights, no training).
 
     python3 examples/agent_loop.py --url http://localhost:7070 --key "$KEY" --namespace team-a
 """
@@ -46,7 +47,7 @@ def main():
     p.add_argument("--url", default="http://localhost:7070")
     p.add_argument("--key", required=True, help="API key from `memloop keys add`")
     p.add_argument("--namespace", default="team-a")
-    p.add_argument("--rounds", type=int, default=4)
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rng = random.Random(a.seed)
@@ -56,9 +57,12 @@ def main():
         successes = 0
         for task, right in TASKS.items():
             retrieval = call(a.url, a.key, ns + "/retrieve", {"intent": task})
-            shown = [m for m in retrieval["selected"] if m["outcome"] == "success"]
-            used = shown[0] if shown else None
-            command = used["experience"] if used else rng.choice(COMMANDS)
+            same_task = [m for m in retrieval["selected"] if m["intent"] == task]
+            worked = [m for m in same_task if m["outcome"] == "success"]
+            failed = {m["experience"] for m in same_task if m["outcome"] == "failure"}
+            used = worked[0] if worked else None
+            untried = [c for c in COMMANDS if c not in failed] or COMMANDS
+            command = used["experience"] if used else rng.choice(untried)
             ok = command == right
             successes += ok
             call(a.url, a.key, ns + "/rewards", {

@@ -54,7 +54,7 @@ class ServiceDocsTest {
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("\"status\":\"ready\"");
     assertThat(out).contains("\"retrievalId\":\"r3\"").contains("\"updated\":[{\"id\":\"m2\"");
-    assertThat(out).contains("round 1:").contains("round 4:");
+    assertThat(out).contains("round 1:").contains("round 5:");
     assertThat(out).doesNotContain("\"error\"");
     assertThat(Files.exists(work.resolve("memloop-keys.json"))).isTrue();
     assertThat(Files.readString(work.resolve("memloop-keys.json"))).doesNotContain("mlk_");
