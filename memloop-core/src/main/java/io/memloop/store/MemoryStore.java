@@ -123,6 +123,13 @@ public interface MemoryStore extends AutoCloseable {
    * visits, then the oldest; never {@code keepId}. Empty if the namespace holds no other memory.
    * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
    */
+  /**
+   * Tells {@code listener} the duration in nanoseconds of every fsync that makes acknowledged writes
+   * durable (a group commit), for latency metrics; replaces any earlier listener. It runs on the
+   * writing thread and must be quick. Stores without a log (in memory) never call it.
+   */
+  default void onDurableSync(java.util.function.LongConsumer listener) {}
+
   default Optional<String> evictionCandidate(String namespace, String keepId) {
     Memory[] best = {null};
     forEachMemory(namespace, m -> { // oldest first: a later memory replaces the best only if strictly worse

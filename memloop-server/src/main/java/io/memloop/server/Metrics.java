@@ -39,6 +39,13 @@ final class Metrics implements AutoCloseable {
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
     gc.bindTo(registry);
+    Timer fsync = Timer.builder("memloop.wal.fsync")
+        .description("Duration of each group commit's write and fsync of the store's log")
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(20_000))
+        .maximumExpectedValue(Duration.ofSeconds(5))
+        .register(registry);
+    store.onDurableSync(nanos -> fsync.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS));
     if (storeDirectory != null) {
       Gauge.builder("memloop.store.size", () -> directorySize(storeDirectory))
           .baseUnit("bytes").description("Bytes the store's files take on disk").register(registry);

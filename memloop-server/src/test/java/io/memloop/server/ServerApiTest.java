@@ -149,6 +149,7 @@ class ServerApiTest {
     assertThat(metrics).contains("memloop_requests_seconds_bucket{");
     assertThat(metrics).contains("route=\"remember\"");
     assertThat(metrics).contains("memloop_store_size_bytes");
+    assertThat(metrics).containsPattern("memloop_wal_fsync_seconds_count [1-9]");
   }
 
   static void expectField(TestServer.Reply r, int status, String field) {

@@ -138,6 +138,11 @@ public final class LuceneStore implements MemoryStore {
     return inserter.insert(memory, mergeThreshold);
   }
 
+  @Override
+  public void onDurableSync(java.util.function.LongConsumer listener) {
+    wal.onSync(listener);
+  }
+
   /** Joins the caller's nearest intent without a second search (see {@link MemoryStore#insert(NewMemory, double, String)}). */
   @Override
   public Memory insert(NewMemory memory, double mergeThreshold, @Nullable String nearestIntentId) {

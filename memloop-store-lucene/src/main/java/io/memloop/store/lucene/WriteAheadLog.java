@@ -240,6 +240,13 @@ final class WriteAheadLog implements Closeable {
     }
   }
 
+  /** Told the duration (nanoseconds) of every group commit's write and fsync; a no-op unless set. */
+  private volatile java.util.function.LongConsumer syncListener = nanos -> {};
+
+  void onSync(java.util.function.LongConsumer listener) {
+    this.syncListener = java.util.Objects.requireNonNull(listener, "listener");
+  }
+
   /** Called with the lock held; releases it while writing and forcing. */
   private void leadSync() {
     syncing = true;
@@ -252,10 +259,16 @@ final class WriteAheadLog implements Closeable {
     long base = segmentBaseLsn;
     lock.unlock();
     IOException error = null;
+    long started = System.nanoTime();
     try {
       writeFully(ch, batch.array(), batch.length());
       ch.force(false);
       markSynced(ch, seg, base, target - base); // durable with the next force
+      try {
+        syncListener.accept(System.nanoTime() - started);
+      } catch (RuntimeException listenerFailure) {
+        // a metrics listener must not fail a commit
+      }
     } catch (IOException e) {
       error = e;
     } finally {
