@@ -50,6 +50,9 @@ public final class MemLoop implements AutoCloseable {
   private final InstantSource clock;
   private final SplittableRandom random;
   private final TaskLedger taskLedger;
+  private final io.memloop.events.EventSink events;
+  /** Namespaces whose configuration the event sink has been told. */
+  private final java.util.Set<String> configReported = ConcurrentHashMap.newKeySet();
 
   private MemLoop(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -60,6 +63,7 @@ public final class MemLoop implements AutoCloseable {
     this.clock = b.clock;
     this.random = new SplittableRandom(b.seed);
     this.taskLedger = new TaskLedger(store);
+    this.events = b.events;
     if (embedder != null && embedder.dimension() != store.dimension()) {
       throw MemLoopException.invalid(
           "embedder",
@@ -130,6 +134,8 @@ public final class MemLoop implements AutoCloseable {
       store.saveSettings(ns, config.toSettings());
       return config;
     });
+    configReported.remove(namespace);
+    reportConfig(namespace, config, clock.instant());
     return config;
   }
 
@@ -175,7 +181,10 @@ public final class MemLoop implements AutoCloseable {
         store.saveRetrieval(
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
-    return new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
+    Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
+    reportConfig(namespace, config, now);
+    events.retrieved(namespace, now, intent, query, retrieval);
+    return retrieval;
   }
 
   /**
@@ -245,7 +254,10 @@ public final class MemLoop implements AutoCloseable {
         if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !a.retrieval().task().isNone()) {
           taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
         }
-        yield new RewardResult(retrievalId, reward, a.changes());
+        RewardResult result = new RewardResult(retrievalId, reward, a.changes());
+        reportConfig(namespace, config, clock.instant());
+        events.rewarded(namespace, clock.instant(), result, usedMemoryIds);
+        yield result;
       }
       case RewardOutcome.Unknown u ->
           throw new MemLoopException(
@@ -292,12 +304,16 @@ public final class MemLoop implements AutoCloseable {
       var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
       Optional<Memory> same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
       if (same.isPresent()) {
+        reportConfig(namespace, config, fresh.createdAt());
+        events.remembered(namespace, fresh.createdAt(), same.get(), true);
         return same.get();
       }
       stored = store.insert(fresh, config.mergeThreshold(), nearest.isEmpty() ? null : nearest.getFirst().intentId());
     } else {
       stored = store.insert(fresh, config.mergeThreshold());
     }
+    reportConfig(namespace, config, fresh.createdAt());
+    events.remembered(namespace, fresh.createdAt(), stored, false);
     if (config.maxMemories() > 0) {
       evictBeyond(namespace, config.maxMemories(), stored.id());
     }
@@ -314,7 +330,9 @@ public final class MemLoop implements AutoCloseable {
       if (victim.isEmpty()) {
         return;
       }
-      store.delete(namespace, victim.get()); // false if a concurrent eviction took it first: look again
+      if (store.delete(namespace, victim.get())) { // false if a concurrent eviction took it first: look again
+        events.forgot(namespace, clock.instant(), victim.get());
+      }
     }
   }
 
@@ -342,6 +360,7 @@ public final class MemLoop implements AutoCloseable {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
           "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'");
     }
+    events.forgot(namespace, clock.instant(), memoryId);
   }
 
   public Optional<Memory> get(String namespace, String memoryId) {
@@ -409,8 +428,20 @@ public final class MemLoop implements AutoCloseable {
     }
   }
 
+  /** Tells the event sink a namespace's configuration before its first event (and after a change). */
+  private void reportConfig(String namespace, MemLoopConfig config, Instant at) {
+    if (events != io.memloop.events.EventSink.NONE && configReported.add(namespace)) {
+      events.configured(namespace, at, config);
+    }
+  }
+
   @Override
   public void close() {
+    try {
+      events.close();
+    } catch (Exception e) {
+      // the sink reports its own failures; closing the store matters more
+    }
     try {
       store.close();
     } finally {
@@ -429,8 +460,18 @@ public final class MemLoop implements AutoCloseable {
     private boolean reconfigure;
     private InstantSource clock = InstantSource.system();
     private long seed = 0x5EED_ADD5L;
+    private io.memloop.events.EventSink events = io.memloop.events.EventSink.NONE;
 
     private Builder() {}
+
+    /**
+     * Where to report every completed operation (an execution history, see {@link io.memloop.events.EventSink});
+     * closed with the engine.
+     */
+    public Builder events(io.memloop.events.EventSink sink) {
+      this.events = Objects.requireNonNull(sink, "events");
+      return this;
+    }
 
     public Builder store(MemoryStore store) {
       this.store = store;

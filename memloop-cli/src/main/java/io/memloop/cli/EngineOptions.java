@@ -63,6 +63,14 @@ final class EngineOptions {
       description = "How long to wait while another process uses the store (default: ${DEFAULT-VALUE}; 0 fails at once).")
   String lockTimeout = "10";
 
+  @Option(names = "--event-log", paramLabel = "DIR",
+      description = "Append every retrieval, reward, remembered and forgotten memory to JSON Lines files in DIR "
+          + "(the execution history; format: docs/event-log.md).")
+  @Nullable Path eventLog;
+
+  @Option(names = "--event-log-embeddings", description = "Log each retrieval's query embedding too (about 4 KB per retrieval at 384-d).")
+  boolean eventLogEmbeddings;
+
   /** An engine builder with these flags' configuration choice (see {@link MemLoop#config(String)}). */
   MemLoop.Builder engineBuilder(MemLoopConfig config) {
     MemLoop.Builder b = MemLoop.builder();
@@ -73,6 +81,23 @@ final class EngineOptions {
       b.reconfigure();
     }
     return b;
+  }
+
+  /** The event log {@code --event-log} asks for (opened now: the caller closes it, or the engine it is given to). */
+  io.memloop.events.EventSink eventSink() {
+    if (eventLog == null) {
+      return io.memloop.events.EventSink.NONE;
+    }
+    checkEventLog();
+    return new io.memloop.history.JsonlEventLog(eventLog, 64L << 20, eventLogEmbeddings);
+  }
+
+  /** {@code --event-log}, when given, names a directory or a path where one can be made. */
+  void checkEventLog() {
+    if (eventLog != null && (eventLog.toString().isBlank()
+        || (java.nio.file.Files.exists(eventLog) && !java.nio.file.Files.isDirectory(eventLog)))) {
+      throw MemLoopException.invalid("--event-log", "must name a directory, got '" + eventLog + "'");
+    }
   }
 
   /** The store options these flags ask for. */

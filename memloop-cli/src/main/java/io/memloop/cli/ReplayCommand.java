@@ -73,6 +73,7 @@ final class ReplayCommand implements Callable<Integer> {
     Embedder embedder = Session.embedder(engine);
     MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir, options) : null;
     MemLoop loop;
+    io.memloop.events.EventSink events = io.memloop.events.EventSink.NONE;
     try {
       MemLoop probe = store == null ? null : engine.engineBuilder(config).store(store).build();
       for (ReplayEpisode e : episodes) {
@@ -84,11 +85,16 @@ final class ReplayCommand implements Callable<Integer> {
       if (store == null) {
         store = persist ? LuceneStore.open(dir, dim, options) : new InMemoryStore(dim);
       }
-      loop = engine.engineBuilder(config).store(store).seed(seed).build();
+      events = engine.eventSink();
+      loop = engine.engineBuilder(config).store(store).seed(seed).events(events).build();
       return run(loop, episodes, embeddings);
     } finally {
-      if (store != null) {
-        store.close();
+      try {
+        events.close();
+      } finally {
+        if (store != null) {
+          store.close();
+        }
       }
     }
   }

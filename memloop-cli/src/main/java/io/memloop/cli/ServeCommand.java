@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   /** Keys a --config file may set: the long option names without dashes. */
   private static final Set<String> FILE_KEYS =
-      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout", "open-namespace");
+      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout", "open-namespace", "event-log");
 
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
@@ -64,7 +64,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--config", paramLabel = "FILE",
       description = "A properties file with any of these options (store, embedder, host, port, keys, max-body-bytes, "
-          + "drain-timeout, mcp, lock-timeout); flags given on the command line win.")
+          + "drain-timeout, mcp, lock-timeout, open-namespace, event-log); flags given on the command line win.")
   @Nullable Path config;
 
   @Override
@@ -135,6 +135,7 @@ final class ServeCommand implements Callable<Integer> {
           case "drain-timeout" -> drainSeconds = Integer.parseInt(v);
           case "lock-timeout" -> engine.lockTimeout = v;
           case "open-namespace" -> openNamespace = v;
+          case "event-log" -> engine.eventLog = Path.of(v);
           case "mcp" -> {
             if (!v.equals("true") && !v.equals("false")) {
               throw new IllegalArgumentException("expected true or false");

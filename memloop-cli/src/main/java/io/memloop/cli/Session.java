@@ -31,6 +31,7 @@ final class Session {
     LuceneStoreOptions options = o.storeOptions();
     Checks.requireNamespace(o.namespace);
     Path dir = storeDirectory(o);
+    o.checkEventLog();
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
     MemoryStore store;
@@ -54,7 +55,14 @@ final class Session {
           + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
           + "; give --embedding, or the --embedder the store was made with");
     }
-    return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).build();
+    io.memloop.events.EventSink events;
+    try {
+      events = o.eventSink();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).events(events).build();
   }
 
   /** {@code --store}: a directory, or a path where one can be made; never empty. */

@@ -101,6 +101,7 @@ class DocsExamplesTest {
     String command = args.get(0);
     relocate(args, "--input", null);
     relocate(args, "--output", null);
+    relocate(args, "--event-log", null);
     if (!command.equals("bench") && !command.equals("demo")) {
       relocate(args, "--store", "./memloop-data");
     }

@@ -1,0 +1,45 @@
+package io.memloop.events;
+
+import io.memloop.Intent;
+import io.memloop.MemLoopConfig;
+import io.memloop.Memory;
+import io.memloop.Retrieval;
+import io.memloop.RewardResult;
+import java.time.Instant;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where the engine reports every operation it completed, for an execution history (the event log of
+ * {@code memloop-history}: JSON Lines that can be imported, replayed, evaluated off-policy and exported).
+ * Each method is called after the operation succeeded and before it returns to its caller, on the
+ * caller's thread; {@code durable} says whether the store made the operation durable before returning
+ * (rewards, remembered and forgotten memories), so that a sink can make its record as durable (retrievals
+ * are not: a store keeps them with a short delay). A failing sink fails the call after the store
+ * changed: sinks should only fail when their records can no longer be kept.
+ */
+public interface EventSink extends AutoCloseable {
+  /** Reports nothing. */
+  EventSink NONE = new EventSink() {};
+
+  /** A namespace's configuration, before its first other event in this sink and whenever it changes. */
+  default void configured(String namespace, Instant at, MemLoopConfig config) {}
+
+  /**
+   * A retrieval, with its whole candidate pool and selection probabilities; {@code embedding} is the
+   * (normalised) query embedding the engine searched with, computed or given.
+   */
+  default void retrieved(String namespace, Instant at, Intent intent, float[] embedding, Retrieval retrieval) {}
+
+  /** A reward applied to retrieval {@code result.retrievalId()}. */
+  default void rewarded(String namespace, Instant at, RewardResult result, @Nullable List<String> usedMemoryIds) {}
+
+  /** A remembered experience; {@code duplicate} when consolidation returned an existing memory instead. */
+  default void remembered(String namespace, Instant at, Memory memory, boolean duplicate) {}
+
+  /** A deleted memory. */
+  default void forgot(String namespace, Instant at, String memoryId) {}
+
+  @Override
+  default void close() {}
+}
