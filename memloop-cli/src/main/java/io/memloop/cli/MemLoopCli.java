@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       RewardCommand.class,
       StatsCommand.class,
       ForgetCommand.class,
+      ImportCommand.class,
       ServeCommand.class,
       McpCommand.class,
       KeysCommand.class,

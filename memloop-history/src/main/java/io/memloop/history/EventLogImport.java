@@ -1,0 +1,350 @@
+package io.memloop.history;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import io.memloop.Candidate;
+import io.memloop.Checks;
+import io.memloop.MemLoop;
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Utility;
+import io.memloop.store.MemoryStore;
+import io.memloop.store.NewMemory;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.TaskNote;
+import io.memloop.store.UtilityUpdate;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Bootstraps a store from an event log (docs/event-log.md): every remembered experience that was not
+ * forgotten, grouped by intent as the target store groups them, with the utility learned offline from the
+ * logged rewards (each logged reward replayed through the Monte-Carlo rule {@code Q ← Q + α(r − Q)} with the
+ * namespace's logged α, visits counted), and each namespace's logged configuration.
+ *
+ * <p>The whole input is read and validated before anything is written. A malformed line (not JSON, an
+ * unknown version or type, a missing or mistyped field) is reported with its file, line and reason: with
+ * {@code strict} the import is refused and nothing is written; otherwise the rest is imported and the
+ * result lists what was skipped and why. Never a silent drop.
+ */
+public final class EventLogImport {
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  private static final Set<String> TYPES = Set.of("config", "retrieval", "reward", "remember", "forget");
+  private static final int MAX_LINE_CHARS = 16 << 20;
+  private static final int EMBED_BATCH = 64;
+  private static final int UTILITIES_PER_RECORD = 1000;
+
+  /** A line that was not imported, and why. */
+  public record Skipped(String file, int line, String reason) {
+    @Override
+    public String toString() {
+      return file + ":" + line + ": " + reason;
+    }
+  }
+
+  /** What an import did. */
+  public record Result(int events, int memories, int namespaces, int rewardsReplayed, int rewardsForUnknownMemories,
+      int forgotten, List<Skipped> skipped) {}
+
+  private static final class Planned {
+    final String ns;
+    final String intent;
+    final String experience;
+    final Outcome outcome;
+    double q;
+    long visits;
+
+    Planned(String ns, String intent, String experience, Outcome outcome, double q) {
+      this.ns = ns;
+      this.intent = intent;
+      this.experience = experience;
+      this.outcome = outcome;
+      this.q = q;
+    }
+  }
+
+  private final Map<String, MemLoopConfig> configs = new LinkedHashMap<>();
+  /** By namespace + "/" + logged memory id, in log order. */
+  private final Map<String, Planned> memories = new LinkedHashMap<>();
+  private final List<Skipped> skipped = new ArrayList<>();
+  private int events;
+  private int rewardsReplayed;
+  private int rewardsForUnknown;
+  private int forgotten;
+
+  private EventLogImport() {}
+
+  /**
+   * Reads {@code input} (a file, or a directory whose {@code *.jsonl} files are read in name order) and
+   * writes what it holds through {@code loop}.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code --input} for a strict import of malformed
+   *     input, or input that cannot be read
+   */
+  public static Result run(Path input, boolean strict, MemLoop loop) {
+    EventLogImport im = new EventLogImport();
+    im.readAll(input, loop.config());
+    if (strict && !im.skipped.isEmpty()) {
+      throw MemLoopException.invalid("--input", im.skipped.size() + " malformed line(s), nothing imported (--strict); first: "
+          + im.skipped.getFirst());
+    }
+    return im.write(loop);
+  }
+
+  private void readAll(Path input, MemLoopConfig fallback) {
+    List<Path> files;
+    try {
+      if (Files.isDirectory(input)) {
+        try (Stream<Path> s = Files.list(input)) {
+          files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl") && Files.isRegularFile(p)).sorted().toList();
+        }
+      } else if (Files.isRegularFile(input)) {
+        files = List.of(input);
+      } else {
+        throw MemLoopException.invalid("--input", input + " is neither a regular file nor a directory");
+      }
+    } catch (IOException e) {
+      throw MemLoopException.invalid("--input", "cannot list " + input + ": " + e.getMessage());
+    }
+    if (files.isEmpty()) {
+      throw MemLoopException.invalid("--input", input + " holds no .jsonl file");
+    }
+    for (Path f : files) {
+      readFile(f, fallback);
+    }
+  }
+
+  private void readFile(Path file, MemLoopConfig fallback) {
+    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    try (InputStream raw = Files.newInputStream(file);
+        BufferedReader in = new BufferedReader(new InputStreamReader(raw, decoder))) {
+      int n = 0;
+      String line;
+      while (true) {
+        try {
+          line = in.readLine();
+        } catch (CharacterCodingException e) {
+          skipped.add(new Skipped(file.getFileName().toString(), n + 1, "not valid UTF-8 (the rest of the file is unreadable)"));
+          return;
+        }
+        if (line == null) {
+          return;
+        }
+        n++;
+        if (line.isBlank()) {
+          continue;
+        }
+        String problem = line.length() > MAX_LINE_CHARS ? "longer than 16 Mi characters" : accept(line, fallback);
+        if (problem != null) {
+          skipped.add(new Skipped(file.getFileName().toString(), n, problem));
+        }
+      }
+    } catch (IOException e) {
+      throw MemLoopException.invalid("--input", "cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Applies one line to the plan; the reason when it is malformed (nothing applied then). */
+  private @Nullable String accept(String line, MemLoopConfig fallback) {
+    JsonNode e;
+    try {
+      e = MAPPER.readTree(line);
+    } catch (JsonProcessingException ex) {
+      return "not valid JSON: " + ex.getOriginalMessage();
+    }
+    if (e == null || !e.isObject()) {
+      return "not a JSON object";
+    }
+    if (!e.path("v").isInt()) {
+      return "v: missing or not an integer";
+    }
+    if (e.get("v").asInt() != JsonlEventLog.VERSION) {
+      return "v: version " + e.get("v").asInt() + " is not supported (this build reads " + JsonlEventLog.VERSION + ")";
+    }
+    String type = e.path("type").asText("");
+    if (!TYPES.contains(type)) {
+      return "type: '" + e.path("type").asText("") + "' is not one of " + TYPES.stream().sorted().toList();
+    }
+    if (!e.path("ns").isTextual()) {
+      return "ns: missing or not a string";
+    }
+    String ns = e.get("ns").asText();
+    try {
+      Checks.requireNamespace(ns);
+    } catch (MemLoopException ex) {
+      return ex.getMessage();
+    }
+    if (!e.path("at").isTextual()) {
+      return "at: missing or not a string";
+    }
+    try {
+      Instant.parse(e.get("at").asText());
+    } catch (RuntimeException ex) {
+      return "at: not an ISO-8601 instant";
+    }
+    String problem = switch (type) {
+      case "config" -> config(ns, e);
+      case "remember" -> remember(ns, e, fallback);
+      case "reward" -> reward(ns, e, fallback);
+      case "forget" -> text(e, "memoryId") == null ? "memoryId: missing or not a string" : forget(ns, e.get("memoryId").asText());
+      default -> e.path("retrievalId").isTextual() && e.path("candidates").isArray() ? null : "retrieval: retrievalId or candidates missing";
+    };
+    if (problem == null) {
+      events++;
+    }
+    return problem;
+  }
+
+  private @Nullable String config(String ns, JsonNode e) {
+    JsonNode knobs = e.get("knobs");
+    if (knobs == null || !knobs.isObject()) {
+      return "knobs: missing or not an object";
+    }
+    Map<String, String> settings = new LinkedHashMap<>();
+    knobs.fields().forEachRemaining(k -> settings.put(k.getKey(), k.getValue().asText()));
+    try {
+      configs.put(ns, MemLoopConfig.fromSettings(settings));
+    } catch (MemLoopException ex) {
+      return "knobs: " + ex.getMessage();
+    }
+    return null;
+  }
+
+  private @Nullable String remember(String ns, JsonNode e, MemLoopConfig fallback) {
+    for (String f : List.of("memoryId", "intent", "experience", "outcome")) {
+      if (text(e, f) == null) {
+        return f + ": missing or not a string";
+      }
+    }
+    if (!e.path("q").isNumber() || !Double.isFinite(e.get("q").asDouble())) {
+      return "q: missing or not a finite number";
+    }
+    Outcome outcome;
+    try {
+      outcome = Outcome.valueOf(e.get("outcome").asText().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException ex) {
+      return "outcome: '" + e.get("outcome").asText() + "' is not success, failure or unknown";
+    }
+    if (e.get("experience").asText().isBlank()) {
+      return "experience: empty";
+    }
+    if (e.path("duplicate").asBoolean(false)) {
+      return null; // the memory it duplicates is imported from its own line
+    }
+    if (e.get("intent").asText().isBlank()) {
+      return "intent: empty (the memory was given by embedding only; the log holds no vector to import it with)";
+    }
+    memories.put(ns + "/" + e.get("memoryId").asText(),
+        new Planned(ns, e.get("intent").asText(), e.get("experience").asText(), outcome, e.get("q").asDouble()));
+    return null;
+  }
+
+  private @Nullable String reward(String ns, JsonNode e, MemLoopConfig fallback) {
+    if (!e.path("reward").isNumber() || !Double.isFinite(e.get("reward").asDouble())) {
+      return "reward: missing or not a finite number";
+    }
+    if (!e.path("updated").isArray()) {
+      return "updated: missing or not an array";
+    }
+    for (JsonNode u : e.get("updated")) {
+      if (text(u, "id") == null) {
+        return "updated[].id: missing or not a string";
+      }
+    }
+    double r = e.get("reward").asDouble();
+    double alpha = configs.getOrDefault(ns, fallback).alpha();
+    for (JsonNode u : e.get("updated")) {
+      Planned p = memories.get(ns + "/" + u.get("id").asText());
+      if (p == null) {
+        rewardsForUnknown++;
+        continue;
+      }
+      p.q = p.q + alpha * (r - p.q);
+      p.visits++;
+      rewardsReplayed++;
+    }
+    return null;
+  }
+
+  private @Nullable String forget(String ns, String memoryId) {
+    if (memories.remove(ns + "/" + memoryId) != null) {
+      forgotten++;
+    }
+    return null;
+  }
+
+  private static @Nullable String text(JsonNode e, String field) {
+    JsonNode v = e.get(field);
+    return v != null && v.isTextual() ? v.asText() : null;
+  }
+
+  private Result write(MemLoop loop) {
+    MemoryStore store = loop.store();
+    List<Planned> planned = new ArrayList<>(memories.values());
+    List<float[]> embeddings = new ArrayList<>(planned.size());
+    for (int i = 0; i < planned.size(); i += EMBED_BATCH) {
+      List<String> texts = planned.subList(i, Math.min(planned.size(), i + EMBED_BATCH)).stream().map(p -> p.intent).toList();
+      embeddings.addAll(loop.embedAll(texts));
+    }
+    Set<String> namespaces = new java.util.LinkedHashSet<>();
+    planned.forEach(p -> namespaces.add(p.ns));
+    configs.keySet().forEach(namespaces::add);
+    for (String ns : namespaces) {
+      MemLoopConfig c = configs.get(ns);
+      if (c != null) {
+        loop.configure(ns, c);
+      }
+    }
+    Instant now = Instant.now();
+    Map<String, List<Map.Entry<String, Utility>>> learned = new LinkedHashMap<>();
+    for (int i = 0; i < planned.size(); i++) {
+      Planned p = planned.get(i);
+      MemLoopConfig c = loop.config(p.ns);
+      Memory m = store.insert(new NewMemory(p.ns, p.intent, io.memloop.Vectors.normalized(embeddings.get(i), "intent"),
+          p.experience, p.outcome, p.q, now), c.mergeThreshold());
+      if (p.visits > 0) {
+        learned.computeIfAbsent(p.ns, k -> new ArrayList<>()).add(Map.entry(m.id(), new Utility(p.q, p.visits)));
+      }
+    }
+    // visits go in through the store's own reward path: one synthetic retrieval per batch of memories
+    for (var e : learned.entrySet()) {
+      List<Map.Entry<String, Utility>> all = e.getValue();
+      for (int i = 0; i < all.size(); i += UTILITIES_PER_RECORD) {
+        List<Map.Entry<String, Utility>> batch = all.subList(i, Math.min(all.size(), i + UTILITIES_PER_RECORD));
+        Map<String, Utility> byId = new LinkedHashMap<>();
+        List<Candidate> candidates = new ArrayList<>();
+        for (var b : batch) {
+          byId.put(b.getKey(), b.getValue());
+          candidates.add(new Candidate(b.getKey(), 1.0, 0.0, 0.0, true, 1.0));
+        }
+        var record = store.saveRetrieval(new RetrievalRecordDraft(e.getKey(), now, now.plus(Duration.ofHours(1)), candidates, TaskNote.NONE));
+        store.applyReward(e.getKey(), record.id(), now, (UtilityUpdate) (id, u) -> byId.get(id));
+      }
+    }
+    return new Result(events, planned.size(), namespaces.size(), rewardsReplayed, rewardsForUnknown, forgotten, List.copyOf(skipped));
+  }
+}

@@ -1,0 +1,107 @@
+package io.memloop.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memloop.Intent;
+import io.memloop.MemLoop;
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Preset;
+import io.memloop.Retrieval;
+import io.memloop.embeddings.HashingEmbedder;
+import io.memloop.store.InMemoryStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EventLogImportTest {
+  @TempDir Path dir;
+
+  private static MemLoop engine(JsonlEventLog log, MemLoopConfig config) {
+    MemLoop.Builder b = MemLoop.builder().store(new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION)).embedder(new HashingEmbedder());
+    if (config != null) {
+      b.config(config);
+    }
+    if (log != null) {
+      b.events(log);
+    }
+    return b.build();
+  }
+
+  /** Runs a seeded agent history into an event log; returns the final (experience -> q/visits) of the source store. */
+  private Map<String, String> history(Path logDir) {
+    Map<String, String> finals = new TreeMap<>();
+    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL);
+    try (MemLoop loop = engine(new JsonlEventLog(logDir), memrl)) {
+      SplittableRandom random = new SplittableRandom(5);
+      Memory doomed = loop.remember("ops", Intent.ofText("task doomed"), "to be forgotten", Outcome.FAILURE);
+      for (int i = 0; i < 60; i++) {
+        String task = "task " + random.nextInt(6);
+        Retrieval r = loop.retrieve("ops", Intent.ofText(task));
+        loop.reward("ops", r.id(), random.nextBoolean() ? 1 : -1);
+        loop.remember("ops", Intent.ofText(task), "attempt " + i, random.nextBoolean() ? Outcome.SUCCESS : Outcome.FAILURE);
+      }
+      loop.forget("ops", doomed.id());
+      loop.store().forEachMemory("ops", m -> finals.put(m.experience(), m.q() + "/" + m.visits() + "/" + m.intentText()));
+    }
+    return finals;
+  }
+
+  @Test
+  void aStoreImportedFromTheLogHoldsTheSameMemoriesWithTheUtilitiesLearnedFromTheLoggedRewards() {
+    Map<String, String> source = history(dir.resolve("log"));
+    try (MemLoop target = engine(null, null)) {
+      EventLogImport.Result r = EventLogImport.run(dir.resolve("log"), true, target);
+      assertThat(r.skipped()).isEmpty();
+      assertThat(r.memories()).isEqualTo(source.size());
+      assertThat(r.forgotten()).isEqualTo(1);
+      assertThat(r.rewardsReplayed()).isPositive();
+      Map<String, String> imported = new TreeMap<>();
+      target.store().forEachMemory("ops", m -> imported.put(m.experience(), m.q() + "/" + m.visits() + "/" + m.intentText()));
+      assertThat(imported).isEqualTo(source);
+      assertThat(target.recordedConfig("ops").orElseThrow()).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
+    }
+  }
+
+  @Test
+  void malformedLinesAreSkippedWithTheirLineAndReasonOrRefuseAStrictImport() throws IOException {
+    history(dir.resolve("log"));
+    Path file;
+    try (var files = Files.list(dir.resolve("log"))) {
+      file = files.findFirst().orElseThrow();
+    }
+    int lines = Files.readAllLines(file).size() + 1; // the first appended line's number
+    Files.writeString(file, String.join("\n", List.of(
+        "{not json",
+        "{\"v\":2,\"type\":\"remember\",\"ns\":\"ops\",\"at\":\"2026-01-01T00:00:00Z\"}",
+        "{\"v\":1,\"type\":\"remember\",\"ns\":\"ops\",\"at\":\"2026-01-01T00:00:00Z\",\"memoryId\":\"m9999\",\"intent\":\"x\",\"experience\":\"y\",\"outcome\":\"great\",\"q\":0}",
+        "{\"v\":1,\"type\":\"teleport\",\"ns\":\"ops\",\"at\":\"2026-01-01T00:00:00Z\"}",
+        "{\"v\":1,\"type\":\"reward\",\"ns\":\"ops\",\"at\":\"2026-01-01T00:00:00Z\",\"reward\":\"high\",\"updated\":[]}",
+        "")), StandardOpenOption.APPEND);
+    try (MemLoop strict = engine(null, null)) {
+      assertThatThrownBy(() -> EventLogImport.run(dir.resolve("log"), true, strict))
+          .isInstanceOf(MemLoopException.class).hasMessageContaining("--input").hasMessageContaining("5 malformed")
+          .hasMessageContaining(":" + lines + ": not valid JSON");
+      assertThat(strict.store().namespaces()).isEmpty();
+    }
+    try (MemLoop lenient = engine(null, null)) {
+      EventLogImport.Result r = EventLogImport.run(dir.resolve("log"), false, lenient);
+      assertThat(r.skipped()).extracting(EventLogImport.Skipped::line)
+          .containsExactly(lines, lines + 1, lines + 2, lines + 3, lines + 4);
+      assertThat(r.skipped()).extracting(EventLogImport.Skipped::reason).anySatisfy(s -> assertThat(s).startsWith("v: version 2"))
+          .anySatisfy(s -> assertThat(s).startsWith("outcome:")).anySatisfy(s -> assertThat(s).startsWith("type:"))
+          .anySatisfy(s -> assertThat(s).startsWith("reward:"));
+      assertThat(lenient.stats("ops").memories()).isEqualTo(r.memories()).isPositive();
+    }
+  }
+}
