@@ -98,7 +98,9 @@ public final class MemLoopServer implements AutoCloseable {
       pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("memloop-request-"));
       cfg.jetty.threadPool = pool;
       cfg.http.prefer405over404 = true;
-      cfg.http.maxRequestSize = options.maxBodyBytes();
+      // the routes enforce maxBodyBytes themselves and read an oversized body to its end before answering 413,
+      // so that the connection stays usable; Javalin's own check (which does not) only past DRAIN_LIMIT
+      cfg.http.maxRequestSize = DRAIN_LIMIT;
       cfg.jetty.host = options.host();
       cfg.jetty.port = options.port();
       cfg.jetty.modifyServer(server -> {
@@ -167,6 +169,7 @@ public final class MemLoopServer implements AutoCloseable {
       // Unmatched paths and methods, and errors Javalin raises itself (413, ...): the same JSON body.
       for (int status : new int[] {404, 405, 413, 400, 500}) {
         r.error(status, ctx -> {
+          drainQuietly(ctx); // an unread body would make Jetty close the connection without saying so
           if (ctx.attribute(ANSWERED) == null) {
             String code = switch (status) {
               case 404 -> "not_found";
