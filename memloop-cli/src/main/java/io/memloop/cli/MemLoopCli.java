@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       StatsCommand.class,
       ForgetCommand.class,
       ImportCommand.class,
+      EvaluateCommand.class,
       ServeCommand.class,
       McpCommand.class,
       KeysCommand.class,

@@ -102,7 +102,7 @@ class DocsExamplesTest {
     relocate(args, "--input", null);
     relocate(args, "--output", null);
     relocate(args, "--event-log", null);
-    if (!command.equals("bench") && !command.equals("demo")) {
+    if (!command.equals("bench") && !command.equals("demo") && !command.equals("evaluate")) {
       relocate(args, "--store", "./memloop-data");
     }
     if (command.equals("bench")) {

@@ -49,11 +49,6 @@ import org.jspecify.annotations.Nullable;
  * result lists what was skipped and why. Never a silent drop.
  */
 public final class EventLogImport {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-  private static final Set<String> TYPES = Set.of("config", "retrieval", "reward", "remember", "forget");
-  private static final int MAX_LINE_CHARS = 16 << 20;
   private static final int EMBED_BATCH = 64;
   private static final int UTILITIES_PER_RECORD = 1000;
 
@@ -115,108 +110,25 @@ public final class EventLogImport {
   }
 
   private void readAll(Path input, MemLoopConfig fallback) {
-    List<Path> files;
-    try {
-      if (Files.isDirectory(input)) {
-        try (Stream<Path> s = Files.list(input)) {
-          files = s.filter(p -> p.getFileName().toString().endsWith(".jsonl") && Files.isRegularFile(p)).sorted().toList();
-        }
-      } else if (Files.isRegularFile(input)) {
-        files = List.of(input);
-      } else {
-        throw MemLoopException.invalid("--input", input + " is neither a regular file nor a directory");
+    EventLogFiles.read(input, skipped, (file, line, e) -> {
+      String problem = accept(e, fallback);
+      if (problem == null) {
+        events++;
       }
-    } catch (IOException e) {
-      throw MemLoopException.invalid("--input", "cannot list " + input + ": " + e.getMessage());
-    }
-    if (files.isEmpty()) {
-      throw MemLoopException.invalid("--input", input + " holds no .jsonl file");
-    }
-    for (Path f : files) {
-      readFile(f, fallback);
-    }
+      return problem;
+    });
   }
 
-  private void readFile(Path file, MemLoopConfig fallback) {
-    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
-    try (InputStream raw = Files.newInputStream(file);
-        BufferedReader in = new BufferedReader(new InputStreamReader(raw, decoder))) {
-      int n = 0;
-      String line;
-      while (true) {
-        try {
-          line = in.readLine();
-        } catch (CharacterCodingException e) {
-          skipped.add(new Skipped(file.getFileName().toString(), n + 1, "not valid UTF-8 (the rest of the file is unreadable)"));
-          return;
-        }
-        if (line == null) {
-          return;
-        }
-        n++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String problem = line.length() > MAX_LINE_CHARS ? "longer than 16 Mi characters" : accept(line, fallback);
-        if (problem != null) {
-          skipped.add(new Skipped(file.getFileName().toString(), n, problem));
-        }
-      }
-    } catch (IOException e) {
-      throw MemLoopException.invalid("--input", "cannot read " + file + ": " + e.getMessage());
-    }
-  }
-
-  /** Applies one line to the plan; the reason when it is malformed (nothing applied then). */
-  private @Nullable String accept(String line, MemLoopConfig fallback) {
-    JsonNode e;
-    try {
-      e = MAPPER.readTree(line);
-    } catch (JsonProcessingException ex) {
-      return "not valid JSON: " + ex.getOriginalMessage();
-    }
-    if (e == null || !e.isObject()) {
-      return "not a JSON object";
-    }
-    if (!e.path("v").isInt()) {
-      return "v: missing or not an integer";
-    }
-    if (e.get("v").asInt() != JsonlEventLog.VERSION) {
-      return "v: version " + e.get("v").asInt() + " is not supported (this build reads " + JsonlEventLog.VERSION + ")";
-    }
-    String type = e.path("type").asText("");
-    if (!TYPES.contains(type)) {
-      return "type: '" + e.path("type").asText("") + "' is not one of " + TYPES.stream().sorted().toList();
-    }
-    if (!e.path("ns").isTextual()) {
-      return "ns: missing or not a string";
-    }
+  /** Applies one well-formed event to the plan; the reason when a type-specific field is malformed. */
+  private @Nullable String accept(JsonNode e, MemLoopConfig fallback) {
     String ns = e.get("ns").asText();
-    try {
-      Checks.requireNamespace(ns);
-    } catch (MemLoopException ex) {
-      return ex.getMessage();
-    }
-    if (!e.path("at").isTextual()) {
-      return "at: missing or not a string";
-    }
-    try {
-      Instant.parse(e.get("at").asText());
-    } catch (RuntimeException ex) {
-      return "at: not an ISO-8601 instant";
-    }
-    String problem = switch (type) {
+    return switch (e.get("type").asText()) {
       case "config" -> config(ns, e);
       case "remember" -> remember(ns, e, fallback);
       case "reward" -> reward(ns, e, fallback);
       case "forget" -> text(e, "memoryId") == null ? "memoryId: missing or not a string" : forget(ns, e.get("memoryId").asText());
       default -> e.path("retrievalId").isTextual() && e.path("candidates").isArray() ? null : "retrieval: retrievalId or candidates missing";
     };
-    if (problem == null) {
-      events++;
-    }
-    return problem;
   }
 
   private @Nullable String config(String ns, JsonNode e) {

@@ -1,0 +1,48 @@
+package io.memloop;
+
+import io.memloop.store.IntentMatch;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Phase B of a configuration on a logged candidate pool, for off-policy evaluation: which memories the
+ * configuration would have selected from the candidates a logged retrieval had, with the similarities and
+ * utilities they had then. Greedy (exploration off: a deterministic policy is evaluated) and without
+ * per-task learning (its ledger is not in the log). Ties newest first use the memory id's sequence
+ * ({@code m<n>} grows with time).
+ */
+public final class OfflineSelection {
+  private OfflineSelection() {}
+
+  /** Ids of the candidates {@code config} would select, in the order it would show them. */
+  public static List<String> select(List<Candidate> pool, MemLoopConfig config) {
+    MemLoopConfig greedy = config.toBuilder()
+        .set("similarityScope", "INTENT_GROUP") // each candidate is its own group: its logged similarity is used
+        .set("taskLearning", "OFF")
+        .set("epsilon", "0")
+        .set("exploration", "NONE")
+        .build();
+    List<IntentMatch> matches = new ArrayList<>(pool.size());
+    float[] unit = {1f};
+    for (Candidate c : pool) {
+      Instant created = Instant.ofEpochSecond(sequence(c.memoryId()));
+      Memory m = new Memory(c.memoryId(), "offline", c.memoryId(), "", unit, "-", Outcome.UNKNOWN, c.q(), 0, created, created);
+      matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
+    }
+    TwoPhaseSelector.Selection s = TwoPhaseSelector.select(unit, matches, greedy, new SplittableRandom(0));
+    return s.selected().stream().map(Memory::id).toList();
+  }
+
+  private static long sequence(String id) {
+    if (id.length() > 1 && id.charAt(0) == 'm') {
+      try {
+        return Math.min(Long.parseLong(id.substring(1)), Instant.MAX.getEpochSecond());
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,286 @@
+package io.memloop.history;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.memloop.Candidate;
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.memloop.OfflineSelection;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Off-policy evaluation from an event log: how a candidate configuration would have done on the logged
+ * retrievals, from the rewards the logging policy got. A logged decision is a retrieval (its candidate pool
+ * with the similarities and utilities of that moment, the slate it selected and that slate's probability)
+ * with the reward it received. The candidate configuration's greedy selection on the same pool is computed
+ * with the engine's own Phase B ({@link OfflineSelection}).
+ *
+ * <ul>
+ *   <li><b>IPS</b>: mean of {@code 1[candidate slate = logged slate] · r / P(logged slate)};
+ *   <li><b>DR</b> (doubly robust): a reward model's prediction for the candidate's slate plus the IPS
+ *       correction of its error on the logged one; the model predicts a slate's reward as the mean, over its
+ *       memories, of the mean logged reward of the episodes that showed each (the overall mean when none was
+ *       ever shown; the mean of empty retrievals for an empty slate);
+ *   <li><b>DM</b>: the reward model alone (biased when the model is wrong; for comparison);
+ *   <li>95 % normal intervals from the per-decision terms; effective sample size {@code (Σw)² / Σw²}; a
+ *       warning when the candidate rarely agrees with what was logged (the logging policy did not explore what
+ *       it would choose: the estimate rests on few decisions).
+ * </ul>
+ *
+ * <p>The logged slate's probability comes from the logged per-candidate probabilities and the namespace's
+ * logged configuration: 1 for a greedy slate; for ε-greedy {@code (1−ε)·1[slate = greedy] + ε / C(m, k)}
+ * (m eligible candidates, k selected); for per-task exploration's single draw, the drawn side's
+ * probability. Success is a reward above the middle of the namespace's reward range.
+ */
+public final class OffPolicyEvaluation {
+  /** One estimate with its 95 % interval. */
+  public record Estimate(double value, double low, double high) {}
+
+  /** A candidate configuration's estimates over {@code decisions} logged decisions. */
+  public record Report(String candidate, int decisions, int agreeing, double effectiveSampleSize,
+      Estimate ipsReward, Estimate drReward, double dmReward, Estimate ipsSuccess, Estimate drSuccess,
+      List<String> warnings) {}
+
+  /** The logged policy's own value (on-policy mean), and a report per candidate. */
+  public record Result(int decisions, double loggedReward, double loggedSuccess, List<Report> reports,
+      List<EventLogImport.Skipped> skipped) {}
+
+  private record Decision(String ns, List<Candidate> pool, Set<String> logged, double propensity, double reward,
+      double success) {}
+
+  private OffPolicyEvaluation() {}
+
+  /**
+   * Evaluates {@code candidates} (name → configuration) on the log at {@code input}.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code --input} when it holds no rewarded retrieval
+   */
+  public static Result run(Path input, Map<String, MemLoopConfig> candidates, MemLoopConfig fallback) {
+    Map<String, MemLoopConfig> configs = new HashMap<>();
+    Map<String, JsonNode> retrievals = new HashMap<>(); // ns/retrievalId -> event, until rewarded
+    Map<String, MemLoopConfig> retrievalConfig = new HashMap<>();
+    List<Decision> decisions = new ArrayList<>();
+    List<EventLogImport.Skipped> skipped = new ArrayList<>();
+    EventLogFiles.read(input, skipped, (file, line, e) -> {
+      String ns = e.get("ns").asText();
+      switch (e.get("type").asText()) {
+        case "config" -> {
+          Map<String, String> settings = new LinkedHashMap<>();
+          if (!e.path("knobs").isObject()) {
+            return "knobs: missing or not an object";
+          }
+          e.get("knobs").fields().forEachRemaining(k -> settings.put(k.getKey(), k.getValue().asText()));
+          try {
+            configs.put(ns, MemLoopConfig.fromSettings(settings));
+          } catch (MemLoopException ex) {
+            return "knobs: " + ex.getMessage();
+          }
+        }
+        case "retrieval" -> {
+          if (!e.path("retrievalId").isTextual() || !e.path("candidates").isArray()) {
+            return "retrievalId or candidates: missing";
+          }
+          for (JsonNode c : e.get("candidates")) {
+            if (!c.path("id").isTextual() || !c.path("similarity").isNumber() || !c.path("q").isNumber()
+                || !c.path("score").isNumber() || !c.path("selected").isBoolean() || !c.path("probability").isNumber()) {
+              return "candidates[]: each needs id, similarity, q, score, selected and probability";
+            }
+          }
+          String key = ns + "/" + e.get("retrievalId").asText();
+          retrievals.put(key, e);
+          retrievalConfig.put(key, configs.getOrDefault(ns, fallback));
+        }
+        case "reward" -> {
+          if (!e.path("retrievalId").isTextual() || !e.path("reward").isNumber()) {
+            return "retrievalId or reward: missing or mistyped";
+          }
+          String key = ns + "/" + e.get("retrievalId").asText();
+          JsonNode r = retrievals.remove(key);
+          if (r != null) {
+            MemLoopConfig c = retrievalConfig.remove(key);
+            decisions.add(decision(ns, r, c, e.get("reward").asDouble()));
+          }
+        }
+        default -> { }
+      }
+      return null;
+    });
+    if (decisions.isEmpty()) {
+      throw MemLoopException.invalid("--input", input + " holds no retrieval with its reward: nothing to evaluate");
+    }
+    RewardModel model = new RewardModel(decisions);
+    double loggedReward = decisions.stream().mapToDouble(Decision::reward).average().orElse(0);
+    double loggedSuccess = decisions.stream().mapToDouble(Decision::success).average().orElse(0);
+    List<Report> reports = new ArrayList<>();
+    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model)));
+    return new Result(decisions.size(), loggedReward, loggedSuccess, reports, List.copyOf(skipped));
+  }
+
+  private static Decision decision(String ns, JsonNode r, MemLoopConfig config, double reward) {
+    List<Candidate> pool = new ArrayList<>();
+    Set<String> logged = new HashSet<>();
+    for (JsonNode c : r.get("candidates")) {
+      Candidate cand = new Candidate(c.get("id").asText(), c.get("similarity").asDouble(), c.get("q").asDouble(),
+          c.get("score").asDouble(), c.get("selected").asBoolean(), c.get("probability").asDouble());
+      pool.add(cand);
+      if (cand.selected()) {
+        logged.add(cand.memoryId());
+      }
+    }
+    double mid = (config.rewardMin() + config.rewardMax()) / 2;
+    return new Decision(ns, pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0);
+  }
+
+  /** The probability that the logging policy selected exactly the logged slate. */
+  static double propensity(List<Candidate> pool, MemLoopConfig config) {
+    double eps = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
+    int k = 0;
+    int m = 0;
+    for (Candidate c : pool) {
+      k += c.selected() ? 1 : 0;
+      m += c.probability() > 0 || c.selected() ? 1 : 0;
+    }
+    if (eps > 0 && m > 0) {
+      double uniform = eps * k / m;
+      boolean greedySlate = true;
+      for (Candidate c : pool) {
+        boolean inGreedy = c.probability() - uniform > (1 - eps) / 2; // greedy members have (1−ε)·1 + ε·k/m
+        greedySlate &= inGreedy == c.selected();
+      }
+      return (1 - eps) * (greedySlate ? 1 : 0) + eps / binomial(m, k);
+    }
+    double p = 1;
+    for (Candidate c : pool) { // deterministic, or per-task exploration's one draw: the drawn side's probability
+      p = Math.min(p, c.selected() ? c.probability() : 1 - c.probability());
+    }
+    return p;
+  }
+
+  private static double binomial(int n, int k) {
+    double b = 1;
+    for (int i = 1; i <= k; i++) {
+      b = b * (n - k + i) / i;
+    }
+    return b;
+  }
+
+  private static Report evaluate(String name, MemLoopConfig config, List<Decision> decisions, RewardModel model) {
+    int n = decisions.size();
+    double[] ips = new double[n];
+    double[] dr = new double[n];
+    double[] ipsS = new double[n];
+    double[] drS = new double[n];
+    double dm = 0;
+    double sumW = 0;
+    double sumW2 = 0;
+    int agreeing = 0;
+    List<String> warnings = new ArrayList<>();
+    int zeroPropensity = 0;
+    for (int i = 0; i < n; i++) {
+      Decision d = decisions.get(i);
+      Set<String> mine = new HashSet<>(OfflineSelection.select(d.pool(), config));
+      boolean agree = mine.equals(d.logged());
+      double w = 0;
+      if (agree) {
+        if (d.propensity() <= 0) {
+          zeroPropensity++;
+        } else {
+          w = 1 / d.propensity();
+          agreeing++;
+        }
+      }
+      sumW += w;
+      sumW2 += w * w;
+      double predMine = model.reward(d.ns(), mine);
+      double predLogged = model.reward(d.ns(), d.logged());
+      double succMine = model.success(d.ns(), mine);
+      double succLogged = model.success(d.ns(), d.logged());
+      ips[i] = w * d.reward();
+      dr[i] = predMine + w * (d.reward() - predLogged);
+      ipsS[i] = w * d.success();
+      drS[i] = succMine + w * (d.success() - succLogged);
+      dm += predMine;
+    }
+    double ess = sumW2 == 0 ? 0 : sumW * sumW / sumW2;
+    if (agreeing < Math.max(10, n / 20)) {
+      warnings.add("the logging policy chose what '" + name + "' would choose in only " + agreeing + " of " + n
+          + " decisions: the estimates rest on few decisions; log with exploration (epsilon > 0) to evaluate it");
+    }
+    if (zeroPropensity > 0) {
+      warnings.add(zeroPropensity + " logged slates had probability 0 under the logged configuration (a log written "
+          + "under another configuration than the one recorded?)");
+    }
+    return new Report(name, n, agreeing, ess, interval(ips), interval(dr), dm / n, interval(ipsS), interval(drS),
+        List.copyOf(warnings));
+  }
+
+  private static Estimate interval(double[] x) {
+    int n = x.length;
+    double mean = 0;
+    for (double v : x) {
+      mean += v;
+    }
+    mean /= n;
+    double var = 0;
+    for (double v : x) {
+      var += (v - mean) * (v - mean);
+    }
+    double se = n > 1 ? Math.sqrt(var / (n - 1) / n) : Double.NaN;
+    return new Estimate(mean, mean - 1.96 * se, mean + 1.96 * se);
+  }
+
+  /** Per-memory mean logged reward (and success) when shown; a slate's prediction is the mean over its memories. */
+  private static final class RewardModel {
+    private final Map<String, double[]> byMemory = new HashMap<>(); // ns/id -> [sum r, sum success, n]
+    private final Map<String, double[]> empty = new HashMap<>(); // ns -> same, for empty slates
+    private final Map<String, double[]> all = new HashMap<>();
+
+    RewardModel(List<Decision> decisions) {
+      for (Decision d : decisions) {
+        add(all, d.ns(), d);
+        if (d.logged().isEmpty()) {
+          add(empty, d.ns(), d);
+        }
+        for (String id : d.logged()) {
+          add(byMemory, d.ns() + "/" + id, d);
+        }
+      }
+    }
+
+    private static void add(Map<String, double[]> m, String key, Decision d) {
+      double[] a = m.computeIfAbsent(key, k -> new double[3]);
+      a[0] += d.reward();
+      a[1] += d.success();
+      a[2]++;
+    }
+
+    double reward(String ns, Set<String> slate) {
+      return predict(ns, slate, 0);
+    }
+
+    double success(String ns, Set<String> slate) {
+      return predict(ns, slate, 1);
+    }
+
+    private double predict(String ns, Set<String> slate, int what) {
+      double[] overall = all.get(ns);
+      double base = overall[what] / overall[2];
+      if (slate.isEmpty()) {
+        double[] e = empty.get(ns);
+        return e == null ? base : e[what] / e[2];
+      }
+      double sum = 0;
+      for (String id : slate) {
+        double[] a = byMemory.get(ns + "/" + id);
+        sum += a == null ? base : a[what] / a[2];
+      }
+      return sum / slate.size();
+    }
+  }
+}
