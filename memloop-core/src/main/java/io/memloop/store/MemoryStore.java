@@ -124,6 +124,19 @@ public interface MemoryStore extends AutoCloseable {
    * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
    */
   /**
+   * Stores {@code memories} in order, as {@link #insert(NewMemory, double)} would one by one (each may
+   * join a group created earlier in the batch). Durable stores may log and sync the batch once; the default
+   * inserts one at a time.
+   */
+  default List<Memory> insertAll(List<NewMemory> memories, double mergeThreshold) {
+    List<Memory> out = new java.util.ArrayList<>(memories.size());
+    for (NewMemory m : memories) {
+      out.add(insert(m, mergeThreshold));
+    }
+    return out;
+  }
+
+  /**
    * Tells {@code listener} the duration in nanoseconds of every fsync that makes acknowledged writes
    * durable (a group commit), for latency metrics; replaces any earlier listener. It runs on the
    * writing thread and must be quick. Stores without a log (in memory) never call it.

@@ -51,6 +51,7 @@ import org.jspecify.annotations.Nullable;
 public final class EventLogImport {
   private static final int EMBED_BATCH = 64;
   private static final int UTILITIES_PER_RECORD = 1000;
+  private static final int INSERT_BATCH = 1_000; // the store checks each memory of a batch against the batch: keep it small
 
   /** A line that was not imported, and why. */
   public record Skipped(String file, int line, String reason) {
@@ -233,20 +234,33 @@ public final class EventLogImport {
     }
     Instant now = Instant.now();
     Map<String, List<Map.Entry<String, Utility>>> learned = new LinkedHashMap<>();
-    for (int i = 0; i < planned.size(); i++) {
-      Planned p = planned.get(i);
-      MemLoopConfig c = loop.config(p.ns);
-      Memory m = store.insert(new NewMemory(p.ns, p.intent, io.memloop.Vectors.normalized(embeddings.get(i), "intent"),
-          p.experience, p.outcome, p.q, now), c.mergeThreshold());
-      if (p.visits > 0) {
-        learned.computeIfAbsent(p.ns, k -> new ArrayList<>()).add(Map.entry(m.id(), new Utility(p.q, p.visits)));
+    // one batch per namespace run of up to INSERT_BATCH memories: a durable store logs and syncs it once
+    int next = 0;
+    while (next < planned.size()) {
+      int i = next;
+      String ns = planned.get(i).ns;
+      int end = i;
+      List<NewMemory> batch = new ArrayList<>();
+      while (end < planned.size() && planned.get(end).ns.equals(ns) && batch.size() < INSERT_BATCH) {
+        Planned p = planned.get(end);
+        batch.add(new NewMemory(p.ns, p.intent, io.memloop.Vectors.normalized(embeddings.get(end), "intent"),
+            p.experience, p.outcome, p.q, now));
+        end++;
       }
+      List<Memory> stored = store.insertAll(batch, loop.config(ns).mergeThreshold());
+      for (int j = 0; j < stored.size(); j++) {
+        Planned p = planned.get(i + j);
+        if (p.visits > 0) {
+          learned.computeIfAbsent(p.ns, k -> new ArrayList<>()).add(Map.entry(stored.get(j).id(), new Utility(p.q, p.visits)));
+        }
+      }
+      next = end;
     }
     // visits go in through the store's own reward path: one synthetic retrieval per batch of memories
     for (var e : learned.entrySet()) {
       List<Map.Entry<String, Utility>> all = e.getValue();
-      for (int i = 0; i < all.size(); i += UTILITIES_PER_RECORD) {
-        List<Map.Entry<String, Utility>> batch = all.subList(i, Math.min(all.size(), i + UTILITIES_PER_RECORD));
+      for (int from = 0; from < all.size(); from += UTILITIES_PER_RECORD) {
+        List<Map.Entry<String, Utility>> batch = all.subList(from, Math.min(all.size(), from + UTILITIES_PER_RECORD));
         Map<String, Utility> byId = new LinkedHashMap<>();
         List<Candidate> candidates = new ArrayList<>();
         for (var b : batch) {

@@ -168,6 +168,7 @@ public final class LuceneStore implements MemoryStore {
    * @throws MemLoopException INVALID_ARGUMENT if an embedding has the wrong dimension or the batch is
    *     too large; nothing is stored then
    */
+  @Override
   public List<Memory> insertAll(List<NewMemory> memories, double mergeThreshold) {
     return inserter.insertAll(List.copyOf(memories), mergeThreshold);
   }
