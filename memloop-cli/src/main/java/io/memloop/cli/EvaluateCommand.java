@@ -50,7 +50,7 @@ final class EvaluateCommand implements Callable<Integer> {
       o.put("loggedReward", r.loggedReward());
       o.put("loggedSuccess", r.loggedSuccess());
       o.put("candidates", r.reports());
-      o.put("skipped", r.skipped().stream().map(s -> Map.of("file", s.file(), "line", s.line(), "reason", s.reason())).toList());
+      o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
       out.println(Json.write(o));
       return 0;
     }

@@ -45,7 +45,7 @@ final class ImportCommand implements Callable<Integer> {
         o.put("rewardsReplayed", r.rewardsReplayed());
         o.put("rewardsForMemoriesNotInTheLog", r.rewardsForUnknownMemories());
         o.put("forgotten", r.forgotten());
-        o.put("skipped", r.skipped().stream().map(s -> Map.of("file", s.file(), "line", s.line(), "reason", s.reason())).toList());
+        o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
         out.println(Json.write(o));
       } else {
         out.printf(java.util.Locale.ROOT, "imported %d memories into %d namespace(s) from %d events; %d logged rewards replayed"

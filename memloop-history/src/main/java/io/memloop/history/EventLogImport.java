@@ -55,6 +55,11 @@ public final class EventLogImport {
 
   /** A line that was not imported, and why. */
   public record Skipped(String file, int line, String reason) {
+    /** As JSON output shows it. */
+    public Map<String, Object> json() {
+      return Map.of("file", file, "line", line, "reason", reason);
+    }
+
     @Override
     public String toString() {
       return file + ":" + line + ": " + reason;
