@@ -72,13 +72,25 @@ final class ServeCommand implements Callable<Integer> {
     if (config != null) {
       applyConfigFile(config);
     }
+    if (port < 0 || port > 65_535) {
+      throw MemLoopException.invalid("--port", "must be in [0, 65535] (0: any free port), got " + port);
+    }
+    if (maxBodyBytes < 1024 || maxBodyBytes > (64 << 20)) {
+      throw MemLoopException.invalid("--max-body-bytes", "must be in [1024, " + (64 << 20) + "], got " + maxBodyBytes);
+    }
+    if (drainSeconds < 0 || drainSeconds > 600) {
+      throw MemLoopException.invalid("--drain-timeout", "must be in [0, 600] seconds, got " + drainSeconds);
+    }
+    if (openNamespace != null && !ServerOptions.isLoopback(host)) {
+      throw MemLoopException.invalid("--open-namespace", "serves requests without a key, so only with a loopback --host, not " + host);
+    }
     ApiKeys apiKeys = ApiKeys.load(keys);
     if (apiKeys.isEmpty() && openNamespace == null) {
       throw MemLoopException.invalid("--keys", keys + " holds no API key, so every request would be refused; create one: "
           + "memloop keys add --name my-agent --namespace my-team" + (keys.equals(Path.of("./memloop-keys.json")) ? "" : " --keys " + keys));
     }
     ServerOptions options = ServerOptions.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
-        .withDrainTimeout(Duration.ofSeconds(Math.max(0, drainSeconds))).withMcp(mcp)
+        .withDrainTimeout(Duration.ofSeconds(drainSeconds)).withMcp(mcp)
         .withStoreDirectory(Session.storeDirectory(engine)).withOpenNamespace(openNamespace);
     MemLoop loop = Session.open(engine, true, null);
     MemLoopServer server;
