@@ -368,6 +368,7 @@ public final class MemLoopServer implements AutoCloseable {
       HttpServletResponse res = (HttpServletResponse) response;
       Optional<ApiKeys.Grant> grant = grantOf(req.getHeader("Authorization"));
       if (grant.isEmpty()) {
+        drain(req.getInputStream());
         res.setStatus(401);
         res.setHeader("WWW-Authenticate", "Bearer realm=\"memloop\"");
         res.setContentType("application/json");
@@ -377,6 +378,9 @@ public final class MemLoopServer implements AutoCloseable {
       }
       long declared = req.getContentLengthLong();
       if (declared > options.maxBodyBytes()) {
+        if (declared <= DRAIN_LIMIT) {
+          drain(req.getInputStream()); // read to its end, so the client, still sending, gets the answer
+        }
         res.setStatus(413);
         res.setContentType("application/json");
         res.getOutputStream().write(Json.write(HttpErrors.body("too_large", "body",
