@@ -124,6 +124,33 @@ public interface MemoryStore extends AutoCloseable {
    * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
    */
   /**
+   * Up to {@code limit} memories of {@code namespace}, oldest first, after memory {@code afterId} (null:
+   * from the first). For paging through a namespace; the default scans it, durable stores seek.
+   */
+  default List<Memory> page(String namespace, @org.jspecify.annotations.Nullable String afterId, int limit) {
+    long after = afterId == null ? -1 : sequenceOf(afterId);
+    List<Memory> out = new java.util.ArrayList<>(Math.min(limit, 1024));
+    forEachMemory(namespace, m -> {
+      if (out.size() < limit && sequenceOf(m.id()) > after) {
+        out.add(m);
+      }
+    });
+    return out;
+  }
+
+  /** The sequence number in a memory id {@code m<n>}; -1 for another form. */
+  static long sequenceOf(String memoryId) {
+    if (memoryId.length() > 1 && memoryId.length() <= 20 && memoryId.charAt(0) == 'm') {
+      try {
+        return Long.parseLong(memoryId.substring(1));
+      } catch (NumberFormatException e) {
+        return -1;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * Stores {@code memories} in order, as {@link #insert(NewMemory, double)} would one by one (each may
    * join a group created earlier in the batch). Durable stores may log and sync the batch once; the default
    * inserts one at a time.

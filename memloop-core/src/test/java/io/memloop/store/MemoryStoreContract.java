@@ -140,6 +140,21 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void page_listsLiveMemoriesOldestFirstAfterTheGivenOne() {
+    List<Memory> in = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      in.add(insert("ns", unit(i + 1, 1), "e" + i, 0));
+    }
+    insert("other", unit(1, 0), "elsewhere", 0);
+    store.delete("ns", in.get(2).id());
+    assertThat(store.page("ns", null, 2)).extracting(Memory::id).containsExactly(in.get(0).id(), in.get(1).id());
+    assertThat(store.page("ns", in.get(1).id(), 10)).extracting(Memory::id).containsExactly(in.get(3).id(), in.get(4).id());
+    assertThat(store.page("ns", in.get(4).id(), 10)).isEmpty();
+    assertThat(store.page("nobody", null, 10)).isEmpty();
+    assertThat(store.page("ns", null, 10).getFirst().experience()).isEqualTo("e0");
+  }
+
+  @Test
   void recall_appliesGate_ordersBySimilarity_andPoolsGroupMembers() {
     Memory a1 = insert("ns", unit(1, 0), "a1", 0);
     Memory a2 = insert("ns", atCosine(0.99), "a2", 0); // joins a1's group

@@ -91,26 +91,16 @@ final class Service {
    * while memories are added or deleted.
    */
   Map<String, Object> list(String ns, int limit, String after) {
-    long afterSeq = after == null ? -1 : sequence(after, "after");
-    List<Map<String, Object>> page = new ArrayList<>();
-    long[] last = {-1};
-    boolean[] more = {false};
-    loop.store().forEachMemory(ns, m -> {
-      long seq = sequenceOrMax(m.id());
-      if (seq <= afterSeq) {
-        return;
-      }
-      if (page.size() < limit) {
-        page.add(Json.memory(m));
-        last[0] = seq;
-      } else {
-        more[0] = true;
-      }
-    });
+    if (after != null) {
+      sequence(after, "after");
+    }
+    List<io.memloop.Memory> page = loop.store().page(ns, after, limit + 1); // one more tells whether there is a next page
+    boolean more = page.size() > limit;
+    List<Map<String, Object>> shown = page.subList(0, Math.min(limit, page.size())).stream().map(Json::memory).toList();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("namespace", ns);
-    out.put("memories", page);
-    out.put("next", more[0] ? "m" + last[0] : null);
+    out.put("memories", shown);
+    out.put("next", more ? page.get(limit - 1).id() : null);
     return out;
   }
 
@@ -205,14 +195,6 @@ final class Service {
       return Long.parseLong(id.substring(1));
     } catch (NumberFormatException e) {
       throw MemLoopException.invalid(field, "is not a memory id: '" + id + "'");
-    }
-  }
-
-  private static long sequenceOrMax(String id) {
-    try {
-      return sequence(id, "id");
-    } catch (MemLoopException e) {
-      return Long.MAX_VALUE;
     }
   }
 

@@ -313,6 +313,21 @@ public final class LuceneStore implements MemoryStore {
     }
   }
 
+  /** Seeks in the namespace's sorted memory list: O(log n + limit), only the page's documents are read. */
+  @Override
+  public List<Memory> page(String namespace, @Nullable String afterId, int limit) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    if (ns == null || limit <= 0) {
+      return List.of();
+    }
+    try {
+      return reader.page(ns, afterId == null ? -1 : MemoryStore.sequenceOf(afterId), limit);
+    } catch (IOException e) {
+      throw lifecycle.unavailable("paging namespace " + namespace + " of", e);
+    }
+  }
+
   /**
    * A scan of the in-RAM utility table (no document is read): O(memories of the namespace). Q is read
    * without the memory's lock, so a reward landing meanwhile may or may not be seen.

@@ -129,6 +129,49 @@ final class MemoryReader {
     }
   }
 
+  /** Up to {@code limit} live memories of {@code ns} with sequence above {@code afterSeq}, oldest first. */
+  List<Memory> page(NamespaceState ns, long afterSeq, int limit) throws IOException {
+    int[] slots;
+    ns.lock.readLock().lock();
+    try {
+      IntList all = ns.memories; // ascending slots, and slots ascend with sequence numbers
+      int lo = 0;
+      int hi = all.size();
+      while (lo < hi) { // first slot whose memory is newer than afterSeq
+        int mid = (lo + hi) >>> 1;
+        if (state.memories.seq(all.get(mid)) <= afterSeq) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      int n = Math.max(0, Math.min(limit, all.size() - lo));
+      slots = new int[n];
+      for (int i = 0; i < n; i++) {
+        slots[i] = all.get(lo + i);
+      }
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    IndexView view = index.acquire();
+    try {
+      int live = 0;
+      ns.lock.readLock().lock();
+      try {
+        for (int slot : slots) {
+          if (!state.memories.isDeleted(slot)) {
+            slots[live++] = slot;
+          }
+        }
+      } finally {
+        ns.lock.readLock().unlock();
+      }
+      return List.of(load(view, ns, java.util.Arrays.copyOf(slots, live)));
+    } finally {
+      view.release();
+    }
+  }
+
   /** Opens a new searcher over everything indexed so far (tests). */
   void refresh() throws IOException {
     index.refresh(true);
