@@ -255,8 +255,9 @@ public final class MemLoop implements AutoCloseable {
           taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
         }
         RewardResult result = new RewardResult(retrievalId, reward, a.changes());
-        reportConfig(namespace, config, clock.instant());
-        events.rewarded(namespace, clock.instant(), result, usedMemoryIds);
+        Instant at = clock.instant();
+        reportConfig(namespace, config, at);
+        events.rewarded(namespace, at, result, usedMemoryIds);
         yield result;
       }
       case RewardOutcome.Unknown u ->

@@ -27,22 +27,13 @@ public final class OfflineSelection {
     List<IntentMatch> matches = new ArrayList<>(pool.size());
     float[] unit = {1f};
     for (Candidate c : pool) {
-      Instant created = Instant.ofEpochSecond(sequence(c.memoryId()));
+      // newest-first ties by the id's sequence number; ids of another form sort as oldest
+      long seq = io.memloop.store.MemoryStore.sequenceOf(c.memoryId());
+      Instant created = Instant.ofEpochSecond(Math.max(0, Math.min(seq, Instant.MAX.getEpochSecond())));
       Memory m = new Memory(c.memoryId(), "offline", c.memoryId(), "", unit, "-", Outcome.UNKNOWN, c.q(), 0, created, created);
       matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
     }
     TwoPhaseSelector.Selection s = TwoPhaseSelector.select(unit, matches, greedy, new SplittableRandom(0));
     return s.selected().stream().map(Memory::id).toList();
-  }
-
-  private static long sequence(String id) {
-    if (id.length() > 1 && id.charAt(0) == 'm') {
-      try {
-        return Math.min(Long.parseLong(id.substring(1)), Instant.MAX.getEpochSecond());
-      } catch (NumberFormatException e) {
-        return 0;
-      }
-    }
-    return 0;
   }
 }

@@ -70,15 +70,11 @@ public final class InMemoryStore implements MemoryStore {
     Namespace ns = namespace(m.namespace());
     ns.lock.writeLock().lock();
     try {
-      IntentGroup group = null;
+      // the caller's own search placed it (null: a new group), unless that intent has gone since
+      IntentGroup group = placed && nearestIntentId != null ? ns.groups.get(nearestIntentId) : null;
+      boolean scan = !placed || (nearestIntentId != null && group == null);
       double best = Double.NEGATIVE_INFINITY;
-      if (placed && nearestIntentId == null) {
-        best = Double.POSITIVE_INFINITY; // the caller found no intent to join: a new group, no scan
-      } else if (placed && ns.groups.get(nearestIntentId) != null) {
-        group = ns.groups.get(nearestIntentId);
-        best = Double.POSITIVE_INFINITY;
-      }
-      for (IntentGroup g : best == Double.POSITIVE_INFINITY ? List.<IntentGroup>of() : ns.groups.values()) {
+      for (IntentGroup g : scan ? ns.groups.values() : List.<IntentGroup>of()) {
         double sim = Vectors.dot(g.embedding, m.intentEmbedding());
         if (sim >= mergeThreshold && sim > best) {
           best = sim;

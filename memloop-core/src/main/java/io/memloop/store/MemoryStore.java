@@ -119,11 +119,6 @@ public interface MemoryStore extends AutoCloseable {
   void putLedger(String namespace, Map<String, double[]> values);
 
   /**
-   * The memory of {@code namespace} a capacity bound evicts first: the lowest Q, then the fewest
-   * visits, then the oldest; never {@code keepId}. Empty if the namespace holds no other memory.
-   * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
-   */
-  /**
    * Up to {@code limit} memories of {@code namespace}, oldest first, after memory {@code afterId} (null:
    * from the first). For paging through a namespace; the default scans it, durable stores seek.
    */
@@ -138,16 +133,24 @@ public interface MemoryStore extends AutoCloseable {
     return out;
   }
 
-  /** The sequence number in a memory id {@code m<n>}; -1 for another form. */
+  /** The sequence number in a memory id {@code m<digits>}; -1 for another form (or one past {@code Long.MAX_VALUE}). */
   static long sequenceOf(String memoryId) {
-    if (memoryId.length() > 1 && memoryId.length() <= 20 && memoryId.charAt(0) == 'm') {
-      try {
-        return Long.parseLong(memoryId.substring(1));
-      } catch (NumberFormatException e) {
+    int n = memoryId.length();
+    if (n < 2 || n > 20 || memoryId.charAt(0) != 'm') {
+      return -1;
+    }
+    long v = 0;
+    for (int i = 1; i < n; i++) {
+      char c = memoryId.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+      if (v < 0) {
         return -1;
       }
     }
-    return -1;
+    return v;
   }
 
   /**
@@ -170,6 +173,11 @@ public interface MemoryStore extends AutoCloseable {
    */
   default void onDurableSync(java.util.function.LongConsumer listener) {}
 
+  /**
+   * The memory of {@code namespace} a capacity bound evicts first: the lowest Q, then the fewest
+   * visits, then the oldest; never {@code keepId}. Empty if the namespace holds no other memory.
+   * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
+   */
   default Optional<String> evictionCandidate(String namespace, String keepId) {
     Memory[] best = {null};
     forEachMemory(namespace, m -> { // oldest first: a later memory replaces the best only if strictly worse

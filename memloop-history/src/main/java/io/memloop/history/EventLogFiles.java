@@ -111,6 +111,25 @@ final class EventLogFiles {
     }
   }
 
+  /**
+   * The configuration a {@code config} event records.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT, its message starting {@code knobs:}, for a missing or bad one
+   */
+  static io.memloop.MemLoopConfig config(JsonNode e) {
+    JsonNode knobs = e.get("knobs");
+    if (knobs == null || !knobs.isObject()) {
+      throw MemLoopException.invalid("knobs", "missing or not an object");
+    }
+    java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+    knobs.fields().forEachRemaining(k -> settings.put(k.getKey(), k.getValue().asText()));
+    try {
+      return io.memloop.MemLoopConfig.fromSettings(settings);
+    } catch (MemLoopException ex) {
+      throw MemLoopException.invalid("knobs", ex.getMessage());
+    }
+  }
+
   /** The common fields: the reason a line is malformed, or null. */
   private static @Nullable String check(@Nullable JsonNode e) {
     if (e == null || !e.isObject()) {

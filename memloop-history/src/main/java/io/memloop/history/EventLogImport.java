@@ -1,11 +1,7 @@
 package io.memloop.history;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import io.memloop.Candidate;
-import io.memloop.Checks;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
@@ -17,14 +13,6 @@ import io.memloop.store.NewMemory;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.TaskNote;
 import io.memloop.store.UtilityUpdate;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,7 +117,7 @@ public final class EventLogImport {
     String ns = e.get("ns").asText();
     return switch (e.get("type").asText()) {
       case "config" -> config(ns, e);
-      case "remember" -> remember(ns, e, fallback);
+      case "remember" -> remember(ns, e);
       case "reward" -> reward(ns, e, fallback);
       case "forget" -> text(e, "memoryId") == null ? "memoryId: missing or not a string" : forget(ns, e.get("memoryId").asText());
       default -> e.path("retrievalId").isTextual() && e.path("candidates").isArray() ? null : "retrieval: retrievalId or candidates missing";
@@ -138,21 +125,15 @@ public final class EventLogImport {
   }
 
   private @Nullable String config(String ns, JsonNode e) {
-    JsonNode knobs = e.get("knobs");
-    if (knobs == null || !knobs.isObject()) {
-      return "knobs: missing or not an object";
-    }
-    Map<String, String> settings = new LinkedHashMap<>();
-    knobs.fields().forEachRemaining(k -> settings.put(k.getKey(), k.getValue().asText()));
     try {
-      configs.put(ns, MemLoopConfig.fromSettings(settings));
+      configs.put(ns, EventLogFiles.config(e));
     } catch (MemLoopException ex) {
-      return "knobs: " + ex.getMessage();
+      return ex.getMessage();
     }
     return null;
   }
 
-  private @Nullable String remember(String ns, JsonNode e, MemLoopConfig fallback) {
+  private @Nullable String remember(String ns, JsonNode e) {
     for (String f : List.of("memoryId", "intent", "experience", "outcome")) {
       if (text(e, f) == null) {
         return f + ": missing or not a string";

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,15 +70,10 @@ public final class OffPolicyEvaluation {
       String ns = e.get("ns").asText();
       switch (e.get("type").asText()) {
         case "config" -> {
-          Map<String, String> settings = new LinkedHashMap<>();
-          if (!e.path("knobs").isObject()) {
-            return "knobs: missing or not an object";
-          }
-          e.get("knobs").fields().forEachRemaining(k -> settings.put(k.getKey(), k.getValue().asText()));
           try {
-            configs.put(ns, MemLoopConfig.fromSettings(settings));
+            configs.put(ns, EventLogFiles.config(e));
           } catch (MemLoopException ex) {
-            return "knobs: " + ex.getMessage();
+            return ex.getMessage();
           }
         }
         case "retrieval" -> {

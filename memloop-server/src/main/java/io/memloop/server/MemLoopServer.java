@@ -143,11 +143,11 @@ public final class MemLoopServer implements AutoCloseable {
         json(ctx, 200, Map.of("namespaces", visible));
       }));
       r.post("/v1/namespaces/{ns}/retrieve", ctx -> route(ctx, "retrieve", () ->
-          json(ctx, 200, service.retrieve(namespace(ctx), body(ctx, Service.RETRIEVE_FIELDS)))));
+          json(ctx, 200, service.retrieve(namespace(ctx), body(ctx)))));
       r.post("/v1/namespaces/{ns}/rewards", ctx -> route(ctx, "reward", () ->
-          json(ctx, 200, service.reward(namespace(ctx), body(ctx, Service.REWARD_FIELDS)))));
+          json(ctx, 200, service.reward(namespace(ctx), body(ctx)))));
       r.post("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "remember", () ->
-          json(ctx, 201, service.remember(namespace(ctx), body(ctx, Service.REMEMBER_FIELDS)))));
+          json(ctx, 201, service.remember(namespace(ctx), body(ctx)))));
       r.get("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "list", () -> {
         String ns = namespace(ctx);
         int limit = Requests.intParam(ctx.queryParam("limit"), "limit", 1, Service.MAX_PAGE, 100);
@@ -165,7 +165,7 @@ public final class MemLoopServer implements AutoCloseable {
       r.get("/v1/namespaces/{ns}/config", ctx -> route(ctx, "config", () ->
           json(ctx, 200, service.config(namespace(ctx)))));
       r.put("/v1/namespaces/{ns}/config", ctx -> route(ctx, "configure", () ->
-          json(ctx, 200, service.configure(namespace(ctx), body(ctx, Service.CONFIG_FIELDS)))));
+          json(ctx, 200, service.configure(namespace(ctx), body(ctx)))));
       // Unmatched paths and methods, and errors Javalin raises itself (413, ...): the same JSON body.
       for (int status : new int[] {404, 405, 413, 400, 500}) {
         r.error(status, ctx -> {
@@ -317,11 +317,11 @@ public final class MemLoopServer implements AutoCloseable {
   private static final long DRAIN_LIMIT = 16L << 20;
 
   /**
-   * The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object of {@code fields}. An
+   * The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object (the operation checks its fields). An
    * oversized body (up to {@link #DRAIN_LIMIT}) is read to its end before the 413, so that the client,
    * still sending, reads the answer instead of a reset connection.
    */
-  private ObjectNode body(Context ctx, java.util.Set<String> fields) {
+  private ObjectNode body(Context ctx) {
     long declared = ctx.req().getContentLengthLong();
     int max = options.maxBodyBytes();
     try (InputStream in = ctx.req().getInputStream()) {
@@ -333,7 +333,7 @@ public final class MemLoopServer implements AutoCloseable {
         long rest = drain(in);
         throw new TooLarge("body: " + (rest < 0 ? "over " + DRAIN_LIMIT : bytes.length + rest) + " bytes, over the limit of " + max);
       }
-      return Requests.object(bytes, fields);
+      return Requests.parse(bytes);
     } catch (IOException e) {
       throw MemLoopException.invalid("body", "could not be read: " + e.getMessage());
     }

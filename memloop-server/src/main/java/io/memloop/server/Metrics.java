@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -30,7 +29,8 @@ import org.jspecify.annotations.Nullable;
 final class Metrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final MemoryStore store;
-  private final Set<String> namespaces = ConcurrentHashMap.newKeySet();
+  private final ConcurrentHashMap<String, NamespaceMeters> namespaces = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<RequestKey, Timer> requestTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gc = new JvmGcMetrics();
 
   Metrics(MemoryStore store, @Nullable Path storeDirectory) {
@@ -54,41 +54,52 @@ final class Metrics implements AutoCloseable {
 
   /** Records one HTTP request (or MCP tool call, with {@code route} = the tool's name). */
   void request(String transport, String route, String method, int status, long nanos) {
-    Timer.builder("memloop.requests")
-        .description("Request latency by transport, route and status")
-        .tags("transport", transport, "route", route, "method", method, "status", Integer.toString(status))
-        .publishPercentileHistogram()
-        .minimumExpectedValue(Duration.ofMillis(0).plusNanos(50_000))
-        .maximumExpectedValue(Duration.ofSeconds(10))
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
+    requestTimers.computeIfAbsent(new RequestKey(transport, route, method, status), k -> Timer.builder("memloop.requests")
+            .description("Request latency by transport, route and status")
+            .tags("transport", k.transport(), "route", k.route(), "method", k.method(), "status", Integer.toString(k.status()))
+            .publishPercentileHistogram()
+            .minimumExpectedValue(Duration.ofNanos(50_000))
+            .maximumExpectedValue(Duration.ofSeconds(10))
+            .register(registry))
+        .record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
   }
 
   void retrieved(String ns, int selected) {
-    watch(ns);
-    Counter.builder("memloop.retrievals").tag("namespace", ns).register(registry).increment();
-    DistributionSummary.builder("memloop.retrieval.selected").tag("namespace", ns).register(registry).record(selected);
+    NamespaceMeters m = namespace(ns);
+    m.retrievals().increment();
+    m.selected().record(selected);
   }
 
   void rewarded(String ns, double reward) {
-    watch(ns);
-    Counter.builder("memloop.rewards").tag("namespace", ns).register(registry).increment();
-    DistributionSummary.builder("memloop.reward").tag("namespace", ns).register(registry).record(reward);
+    NamespaceMeters m = namespace(ns);
+    m.rewards().increment();
+    m.reward().record(reward);
   }
 
   void remembered(String ns) {
-    watch(ns);
-    Counter.builder("memloop.remembered").tag("namespace", ns).register(registry).increment();
+    namespace(ns).remembered().increment();
   }
 
-  /** Gauges of a namespace's size, registered on first use. */
-  void watch(String ns) {
-    if (namespaces.add(ns)) {
-      Gauge.builder("memloop.memories", () -> store.counts(ns, Instant.now()).memories())
-          .tag("namespace", ns).description("Memories stored in the namespace").register(registry);
-      Gauge.builder("memloop.retrievals.pending", () -> store.counts(ns, Instant.now()).pendingRetrievals())
-          .tag("namespace", ns).description("Retrievals awaiting a reward").register(registry);
-    }
+  private record RequestKey(String transport, String route, String method, int status) {}
+
+  /** A namespace's meters, registered once (the lookup by name and tags is not repeated per request). */
+  private record NamespaceMeters(Counter retrievals, DistributionSummary selected, Counter rewards,
+      DistributionSummary reward, Counter remembered) {}
+
+  /** The meters of {@code ns}, with its size gauges, registered on first use. */
+  private NamespaceMeters namespace(String ns) {
+    return namespaces.computeIfAbsent(ns, n -> {
+      Gauge.builder("memloop.memories", () -> store.counts(n, Instant.now()).memories())
+          .tag("namespace", n).description("Memories stored in the namespace").register(registry);
+      Gauge.builder("memloop.retrievals.pending", () -> store.counts(n, Instant.now()).pendingRetrievals())
+          .tag("namespace", n).description("Retrievals awaiting a reward").register(registry);
+      return new NamespaceMeters(
+          Counter.builder("memloop.retrievals").tag("namespace", n).register(registry),
+          DistributionSummary.builder("memloop.retrieval.selected").tag("namespace", n).register(registry),
+          Counter.builder("memloop.rewards").tag("namespace", n).register(registry),
+          DistributionSummary.builder("memloop.reward").tag("namespace", n).register(registry),
+          Counter.builder("memloop.remembered").tag("namespace", n).register(registry));
+    });
   }
 
   /** The Prometheus text exposition. */

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 final class Requests {
   private Requests() {}
 
-  /** The body as a JSON object with only {@code allowed} fields. */
-  static ObjectNode object(byte[] body, Set<String> allowed) {
+  /** The body as a JSON object (its fields are checked by the operation, {@link #object(JsonNode, String, Set)}). */
+  static ObjectNode parse(byte[] body) {
     JsonNode node;
     try {
       node = body.length == 0 ? null : Json.MAPPER.readTree(body);
@@ -30,7 +30,10 @@ final class Requests {
     if (node == null || node.isMissingNode()) {
       throw MemLoopException.invalid("body", "must be a JSON object, got an empty body");
     }
-    return object(node, "body", allowed);
+    if (!node.isObject()) {
+      throw MemLoopException.invalid("body", "must be a JSON object, got " + kind(node));
+    }
+    return (ObjectNode) node;
   }
 
   /** {@code node} as an object with only {@code allowed} fields ({@code where} names it in errors). */

@@ -11,7 +11,6 @@ import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
 import io.memloop.RewardResult;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +24,10 @@ import java.util.regex.Pattern;
  * {@link Json}. Nothing is written before the whole request has been validated.
  */
 final class Service {
-  static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
-  static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds");
-  static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome");
-  static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
+  private static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
+  private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds");
+  private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome");
+  private static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final int MAX_USED = 64;
   static final int MAX_PAGE = 1000;
@@ -188,14 +187,11 @@ final class Service {
   }
 
   private static long sequence(String id, String field) {
-    if (id.length() < 2 || id.length() > 20 || id.charAt(0) != 'm' || !id.substring(1).matches("[0-9]+")) {
+    long seq = io.memloop.store.MemoryStore.sequenceOf(id);
+    if (seq < 0) {
       throw MemLoopException.invalid(field, "must be a memory id such as 'm42', got '" + Requests.abbreviate(id) + "'");
     }
-    try {
-      return Long.parseLong(id.substring(1));
-    } catch (NumberFormatException e) {
-      throw MemLoopException.invalid(field, "is not a memory id: '" + id + "'");
-    }
+    return seq;
   }
 
   private static MemLoopException notFound(String ns, String memoryId) {

@@ -149,7 +149,7 @@ final class Inserter {
     if (intentId == null) {
       return null;
     }
-    long seq = intentId.length() > 1 && intentId.charAt(0) == 'i' ? parseSeq(intentId.substring(1)) : -1;
+    long seq = Ids.parse(intentId, 'i');
     int index = seq < 0 ? -1 : state.groups.find(seq);
     if (index >= 0) {
       GroupTable.Group g = state.groups.get(index);
@@ -158,14 +158,6 @@ final class Inserter {
       }
     }
     return nearestGroup(ns, embedding, threshold);
-  }
-
-  private static long parseSeq(String digits) {
-    try {
-      return Long.parseLong(digits);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   /** The most similar group of {@code ns} at or above the threshold; caller holds the namespace lock. */
