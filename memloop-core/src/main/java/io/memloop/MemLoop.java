@@ -291,7 +291,21 @@ public final class MemLoop implements AutoCloseable {
    * @return the stored memory, or the existing one it duplicates
    */
   public Memory remember(String namespace, Intent intent, String experience, Outcome outcome) {
+    return remember(namespace, intent, experience, outcome, null);
+  }
+
+  /**
+   * As {@link #remember(String, Intent, String, Outcome)}, naming the retrieval whose episode produced this
+   * experience. The link is not checked against the store (the retrieval may have expired); it goes to the
+   * event log, where export pairs each rewarded retrieval with what the agent did (docs/event-log.md).
+   *
+   * @param retrievalId the episode's retrieval, or null when the experience comes from no retrieval
+   */
+  public Memory remember(String namespace, Intent intent, String experience, Outcome outcome, @Nullable String retrievalId) {
     Checks.requireNamespace(namespace);
+    if (retrievalId != null) {
+      Checks.requireNonBlank(retrievalId, "retrievalId");
+    }
     Checks.requireNonBlank(experience, "experience");
     Objects.requireNonNull(outcome, "outcome");
     float[] embedding = embeddingOf(intent);
@@ -306,7 +320,7 @@ public final class MemLoop implements AutoCloseable {
       Optional<Memory> same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
       if (same.isPresent()) {
         reportConfig(namespace, config, fresh.createdAt());
-        events.remembered(namespace, fresh.createdAt(), same.get(), true);
+        events.remembered(namespace, fresh.createdAt(), same.get(), true, retrievalId);
         return same.get();
       }
       stored = store.insert(fresh, config.mergeThreshold(), nearest.isEmpty() ? null : nearest.getFirst().intentId());
@@ -314,7 +328,7 @@ public final class MemLoop implements AutoCloseable {
       stored = store.insert(fresh, config.mergeThreshold());
     }
     reportConfig(namespace, config, fresh.createdAt());
-    events.remembered(namespace, fresh.createdAt(), stored, false);
+    events.remembered(namespace, fresh.createdAt(), stored, false, retrievalId);
     if (config.maxMemories() > 0) {
       evictBeyond(namespace, config.maxMemories(), stored.id());
     }

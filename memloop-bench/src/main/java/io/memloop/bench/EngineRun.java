@@ -57,7 +57,7 @@ class EngineRun implements MemoryRun {
     }
     loop.remember(
         NAMESPACE, Intent.of(episode.task().intent(), intentEmbedding), episode.experience(),
-        Outcome.ofReward(episode.reward()));
+        Outcome.ofReward(episode.reward()), recall.retrievalId().isEmpty() ? null : recall.retrievalId());
   }
 
   /** Every memory held now, oldest first. */

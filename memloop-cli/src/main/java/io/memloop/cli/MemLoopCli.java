@@ -29,6 +29,7 @@ import picocli.CommandLine.Command;
       ForgetCommand.class,
       ImportCommand.class,
       EvaluateCommand.class,
+      ExportCommand.class,
       ServeCommand.class,
       McpCommand.class,
       KeysCommand.class,

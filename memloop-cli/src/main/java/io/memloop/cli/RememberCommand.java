@@ -28,6 +28,10 @@ final class RememberCommand implements Callable<Integer> {
       description = "How the episode ended: success, failure or unknown (default: ${DEFAULT-VALUE}).")
   String outcome;
 
+  @Option(names = "--retrieval", paramLabel = "ID",
+      description = "The retrieval of the episode this experience came from (recorded in the event log, which export reads).")
+  String retrieval;
+
   @Override
   public Integer call() {
     Outcome o = parseOutcome(outcome);
@@ -36,7 +40,7 @@ final class RememberCommand implements Callable<Integer> {
       throw MemLoopException.invalid("--experience", "must not be empty");
     }
     try (MemLoop loop = Session.open(engine, true, i)) {
-      Memory m = loop.remember(engine.namespace, i, experience, o);
+      Memory m = loop.remember(engine.namespace, i, experience, o, retrieval);
       var out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.memory(m)));

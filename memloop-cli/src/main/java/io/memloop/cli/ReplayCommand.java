@@ -110,7 +110,7 @@ final class ReplayCommand implements Callable<Integer> {
         MemLoopConfig config = loop.config(ns);
         double reward = e.rewardWithin(config.rewardMin(), config.rewardMax());
         RewardResult rewarded = loop.reward(ns, r.id(), reward);
-        Memory added = loop.remember(ns, intent, e.experience(), e.outcomeOr(reward));
+        Memory added = loop.remember(ns, intent, e.experience(), e.outcomeOr(reward), r.id());
         if (reward > 0) {
           successes++;
         }

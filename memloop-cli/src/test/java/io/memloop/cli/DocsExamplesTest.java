@@ -102,7 +102,8 @@ class DocsExamplesTest {
     relocate(args, "--input", null);
     relocate(args, "--output", null);
     relocate(args, "--event-log", null);
-    if (!command.equals("bench") && !command.equals("demo") && !command.equals("evaluate")) {
+    if (!command.equals("bench") && !command.equals("demo") && !command.equals("evaluate")
+        && !command.equals("export")) {
       relocate(args, "--store", "./memloop-data");
     }
     if (command.equals("bench")) {

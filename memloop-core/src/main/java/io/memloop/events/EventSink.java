@@ -34,8 +34,11 @@ public interface EventSink extends AutoCloseable {
   /** A reward applied to retrieval {@code result.retrievalId()}. */
   default void rewarded(String namespace, Instant at, RewardResult result, @Nullable List<String> usedMemoryIds) {}
 
-  /** A remembered experience; {@code duplicate} when consolidation returned an existing memory instead. */
-  default void remembered(String namespace, Instant at, Memory memory, boolean duplicate) {}
+  /**
+   * A remembered experience; {@code duplicate} when consolidation returned an existing memory instead;
+   * {@code retrievalId} the retrieval whose episode produced it, when the caller named one.
+   */
+  default void remembered(String namespace, Instant at, Memory memory, boolean duplicate, @Nullable String retrievalId) {}
 
   /** A deleted memory. */
   default void forgot(String namespace, Instant at, String memoryId) {}

@@ -183,7 +183,7 @@ public final class JsonlEventLog implements EventSink {
   }
 
   @Override
-  public void remembered(String namespace, Instant at, Memory m, boolean duplicate) {
+  public void remembered(String namespace, Instant at, Memory m, boolean duplicate, @Nullable String retrievalId) {
     append("remember", namespace, at, true, g -> {
       g.writeStringField("memoryId", m.id());
       g.writeStringField("intentId", m.intentId());
@@ -192,6 +192,9 @@ public final class JsonlEventLog implements EventSink {
       g.writeStringField("outcome", m.outcome().name().toLowerCase(Locale.ROOT));
       g.writeNumberField("q", m.q());
       g.writeBooleanField("duplicate", duplicate);
+      if (retrievalId != null) {
+        g.writeStringField("retrievalId", retrievalId);
+      }
     });
   }
 

@@ -86,7 +86,7 @@ public final class HistoryScale {
       for (int m = 0; m < memories; m++) {
         String id = "m" + (m + 2);
         log.remembered("w", t, new Memory(id, "w", "i" + m, "task number " + m + " of kind " + (m % 97), new float[] {1},
-            "did step " + m, Outcome.SUCCESS, 0, 0, t, t), false);
+            "did step " + m, Outcome.SUCCESS, 0, 0, t, t), false, "r" + m);
         log.rewarded("w", t, new RewardResult("r" + m, 1, List.of(new UtilityChange(id, 0, 0.3, 1))), null);
       }
     }

@@ -66,7 +66,7 @@ public final class MemLoopContentRetriever implements ContentRetriever {
   public List<Content> retrieve(Query query) {
     String ns = namespace.apply(query);
     Retrieval r = loop.retrieve(ns, Intent.ofText(query.text()));
-    Object conversation = conversation(query);
+    Object conversation = conversation(query, r.id());
     pending.compute(conversation, (k, p) -> {
       List<String> ids = p == null ? new ArrayList<>() : new ArrayList<>(p.retrievalIds());
       ids.add(r.id());
@@ -132,16 +132,13 @@ public final class MemLoopContentRetriever implements ContentRetriever {
    */
   public Optional<Memory> remember(@Nullable Object chatMemoryId, String experience, boolean success) {
     Object key = key(chatMemoryId);
-    String task = lastQueries.get(key);
-    Pending p = pending.get(key);
-    if (p != null) {
-      task = p.lastQuery();
-    }
-    if (task == null) {
+    LastQuery last = lastQueries.get(key);
+    if (last == null) {
       return Optional.empty();
     }
-    String ns = namespace.apply(query(task, chatMemoryId));
-    return Optional.of(loop.remember(ns, Intent.ofText(task), experience, success ? Outcome.SUCCESS : Outcome.FAILURE));
+    String ns = namespace.apply(query(last.text(), chatMemoryId));
+    return Optional.of(loop.remember(ns, Intent.ofText(last.text()), experience,
+        success ? Outcome.SUCCESS : Outcome.FAILURE, last.retrievalId()));
   }
 
   /** Retrieval ids of {@code chatMemoryId} whose outcome was not reported yet. */
@@ -150,13 +147,16 @@ public final class MemLoopContentRetriever implements ContentRetriever {
     return p == null ? List.of() : p.retrievalIds();
   }
 
-  /** Last query per conversation, kept after its outcome is reported (for {@link #remember}). */
-  private final Map<Object, String> lastQueries = new ConcurrentHashMap<>();
+  /** A conversation's last query and its retrieval. */
+  private record LastQuery(String text, String retrievalId) {}
 
-  private Object conversation(Query query) {
+  /** Last query per conversation, kept after its outcome is reported (for {@link #remember}). */
+  private final Map<Object, LastQuery> lastQueries = new ConcurrentHashMap<>();
+
+  private Object conversation(Query query, String retrievalId) {
     Object id = query.metadata() == null ? null : query.metadata().chatMemoryId();
     Object key = key(id);
-    lastQueries.put(key, query.text());
+    lastQueries.put(key, new LastQuery(query.text(), retrievalId));
     return key;
   }
 

@@ -125,14 +125,16 @@ final class McpTools {
               "task": {"type": "string", "description": "The task the experience is about, as you would describe it before starting."},
               "experience": {"type": "string", "description": "What worked (steps) or what went wrong and what to avoid."},
               "outcome": {"type": "string", "enum": ["success", "failure", "unknown"], "description": "How the task ended."},
+              "retrievalId": {"type": "string", "description": "The retrievalId of this task's retrieve_experiences call, if you made one: it links what you did to the experiences you were shown."},
               %s
             }, "required": ["task", "experience", "outcome"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
-            Set.of("task", "experience", "outcome", "namespace"),
+            Set.of("task", "experience", "outcome", "retrievalId", "namespace"),
             (ns, args) -> {
               ObjectNode body = Json.MAPPER.createObjectNode();
               copy(args, "task", body, "intent");
               copy(args, "experience", body, "experience");
               copy(args, "outcome", body, "outcome");
+              copy(args, "retrievalId", body, "retrievalId");
               Map<String, Object> m = service.remember(ns, body);
               return new Answer("Remembered as " + m.get("id") + ".", m);
             }),

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 final class Service {
   private static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
   private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds");
-  private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome");
+  private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome", "retrievalId");
   private static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final int MAX_USED = 64;
@@ -69,7 +69,8 @@ final class Service {
     Intent intent = intent(body);
     String experience = Requests.text(body, "experience", options.maxExperienceChars());
     Outcome outcome = outcome(Requests.text(body, "outcome", 16));
-    Memory m = loop.remember(ns, intent, experience, outcome);
+    String retrievalId = Requests.optionalText(body, "retrievalId", 64);
+    Memory m = loop.remember(ns, intent, experience, outcome, retrievalId == null ? null : id(retrievalId, "retrievalId"));
     metrics.remembered(ns);
     return Json.memory(m);
   }

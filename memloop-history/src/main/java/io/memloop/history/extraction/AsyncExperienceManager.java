@@ -38,7 +38,7 @@ public final class AsyncExperienceManager implements AutoCloseable {
   public record Stats(long accepted, long rejectedFull, long distilled, long fallbacks, long failed, int queued,
       int maxQueued, long inFlight) {}
 
-  private record Job(String namespace, Trajectory trajectory) {}
+  private record Job(String namespace, Trajectory trajectory, @org.jspecify.annotations.Nullable String retrievalId) {}
 
   private final MemLoop loop;
   private final ExperienceExtractor extractor;
@@ -78,13 +78,24 @@ public final class AsyncExperienceManager implements AutoCloseable {
 
   /** Queues {@code trajectory} for extraction into {@code namespace}; never blocks. */
   public Submission submit(String namespace, Trajectory trajectory) {
+    return submit(namespace, trajectory, null);
+  }
+
+  /**
+   * As {@link #submit(String, Trajectory)}, naming the retrieval of the episode the trajectory comes from (the
+   * remembered experience carries the link into the event log).
+   */
+  public Submission submit(String namespace, Trajectory trajectory, @org.jspecify.annotations.Nullable String retrievalId) {
     io.memloop.Checks.requireNamespace(namespace);
+    if (retrievalId != null && retrievalId.isBlank()) {
+      throw io.memloop.MemLoopException.invalid("retrievalId", "must not be blank");
+    }
     Objects.requireNonNull(trajectory, "trajectory");
     if (closed) {
       return Submission.CLOSED;
     }
     pending.incrementAndGet(); // before the offer, so that awaitIdle never sees an accepted job as done
-    if (!queue.offer(new Job(namespace, trajectory))) {
+    if (!queue.offer(new Job(namespace, trajectory, retrievalId))) {
       pending.decrementAndGet();
       rejected.incrementAndGet();
       return Submission.QUEUE_FULL;
@@ -151,7 +162,7 @@ public final class AsyncExperienceManager implements AutoCloseable {
     try {
       ExperienceExtractor.Extraction x = extractor.extract(j.trajectory());
       (x.distilled() ? distilled : fallbacks).incrementAndGet();
-      loop.remember(j.namespace(), Intent.ofText(j.trajectory().task()), x.experience(), j.trajectory().outcome());
+      loop.remember(j.namespace(), Intent.ofText(j.trajectory().task()), x.experience(), j.trajectory().outcome(), j.retrievalId());
     } catch (RuntimeException e) {
       failed.incrementAndGet();
       LOG.warn("event=extraction_failed namespace={} message=\"{}\"", j.namespace(), e.getMessage());
