@@ -144,7 +144,7 @@ public final class Bench {
     };
   }
 
-  private static void closeIfCloseable(Environment env) {
+  static void closeIfCloseable(Environment env) {
     if (!(env instanceof AutoCloseable c)) {
       return;
     }

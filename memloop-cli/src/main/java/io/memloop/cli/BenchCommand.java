@@ -111,6 +111,16 @@ final class BenchCommand implements Callable<Integer> {
           + "raise it to what the chat server serves concurrently). Results do not depend on it.")
   @Nullable Integer parallel;
 
+  @Option(names = "--ope-validation",
+      description = "Instead of the benchmark: check off-policy evaluation against the benchmark's truth (a memrl run with "
+          + "exploration is logged; each candidate's success is estimated from the log and compared with its counterfactual "
+          + "and online success). Writes ope-validation.md and the event logs (ope-logs/) to --out.")
+  boolean opeValidation;
+
+  @Option(names = "--ope-epsilon", paramLabel = "EPSILON", defaultValue = "0.2",
+      description = "The logging policy's exploration for --ope-validation (default: ${DEFAULT-VALUE}).")
+  String opeEpsilon;
+
   private Embedder benchEmbedder() {
     return switch (embedderName) {
       case "minilm" -> MiniLmEmbedder.create();
@@ -155,6 +165,12 @@ final class BenchCommand implements Callable<Integer> {
     if (runsAtOnce < 1 || runsAtOnce > 256) {
       throw MemLoopException.invalid("--parallel", "must be in [1, 256], got " + runsAtOnce);
     }
+    if (opeValidation) {
+      if (llm || strategies != null) {
+        throw MemLoopException.invalid("--ope-validation", "runs the frozen policy and its own candidates: drop --policy openai and --strategies");
+      }
+      return opeValidation(options, err);
+    }
     BenchReport report;
     try (ChatModel chat = llm ? chatModel() : null;
         TranscriptWriter transcripts = llm ? transcripts() : null;
@@ -189,6 +205,35 @@ final class BenchCommand implements Callable<Integer> {
     spec.commandLine().getOut().print(report.toMarkdown());
     err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv%s)%n",
         index.toAbsolutePath().normalize(), llm ? ", " + TranscriptWriter.FILE_NAME : "");
+    return 0;
+  }
+
+  private int opeValidation(BenchOptions options, PrintWriter err) {
+    double eps = Checks.parseDecimal(opeEpsilon, "--ope-epsilon");
+    io.memloop.bench.OpeValidation.Result r;
+    try (Embedder embedder = benchEmbedder()) {
+      r = io.memloop.bench.OpeValidation.run(embedder, options, eps, io.memloop.bench.OpeValidation.defaultCandidates(),
+          out.resolve("ope-logs"), new Bench.Listener() {
+            @Override
+            public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {}
+
+            @Override
+            public void phase(String message) {
+              if (!noProgress) {
+                err.println(message);
+                err.flush();
+              }
+            }
+          });
+    }
+    String md = io.memloop.bench.OpeValidation.markdown(r);
+    try {
+      java.nio.file.Files.createDirectories(out);
+      java.nio.file.Files.writeString(out.resolve("ope-validation.md"), md);
+    } catch (java.io.IOException e) {
+      throw MemLoopException.invalid("--out", "cannot write " + out + ": " + e.getMessage());
+    }
+    spec.commandLine().getOut().print(md);
     return 0;
   }
 

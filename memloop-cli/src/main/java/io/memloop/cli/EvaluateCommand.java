@@ -56,10 +56,12 @@ final class EvaluateCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "%d logged decisions (retrieval + reward); the logging policy got mean reward %.3f, success %.3f%n",
         r.decisions(), r.loggedReward(), r.loggedSuccess());
-    out.printf(Locale.ROOT, "%-28s %8s %22s %22s %22s %8s%n", "candidate", "agree", "success (IPS)", "success (DR)", "reward (DR)", "ESS");
+    out.printf(Locale.ROOT, "%-28s %7s %8s %22s %22s %22s %22s %8s%n", "candidate", "agree", "support", "success (IPS)",
+        "success (SNIPS)", "success (DR)", "reward (DR)", "ESS");
     for (OffPolicyEvaluation.Report rep : r.reports()) {
-      out.printf(Locale.ROOT, "%-28s %8d %22s %22s %22s %8.0f%n", Text.printable(rep.candidate()), rep.agreeing(),
-          fmt(rep.ipsSuccess()), fmt(rep.drSuccess()), fmt(rep.drReward()), rep.effectiveSampleSize());
+      out.printf(Locale.ROOT, "%-28s %7d %7.0f%% %22s %22s %22s %22s %8.0f%n", Text.printable(rep.candidate()), rep.agreeing(),
+          100.0 * rep.supported() / rep.decisions(), fmt(rep.ipsSuccess()), fmt(rep.snipsSuccess()), fmt(rep.drSuccess()),
+          fmt(rep.drReward()), rep.effectiveSampleSize());
       rep.warnings().forEach(w -> out.println("  warning: " + w));
     }
     if (!r.skipped().isEmpty()) {

@@ -26,10 +26,18 @@ import java.util.Set;
  *       correction of its error on the logged one; the model predicts a slate's reward as the mean, over its
  *       memories, of the mean logged reward of the episodes that showed each (the overall mean when none was
  *       ever shown; the mean of empty retrievals for an empty slate);
+ *   <li><b>SNIPS</b> (self-normalised IPS) of success: {@code Σ w·s / Σ w}, within [0, 1], slightly biased, much
+ *       less variable than IPS when the weights are large;
  *   <li><b>DM</b>: the reward model alone (biased when the model is wrong; for comparison);
  *   <li>95 % normal intervals from the per-decision terms; effective sample size {@code (Σw)² / Σw²}; a
  *       warning when the candidate rarely agrees with what was logged (the logging policy did not explore what
- *       it would choose: the estimate rests on few decisions).
+ *       it would choose: the estimate rests on few decisions), and one when the candidate chooses, in some
+ *       decisions, a slate the logging policy could never have chosen (no <b>support</b>: another number of
+ *       memories, or one outside what it considered): IPS is biased low there and DR falls back to its model;
+ *       and one when the candidate departs from the logging policy's own (greedy) choice in decisions where the
+ *       log can hold only few matching explorations ({@code Σ P(candidate's slate)} over those decisions below
+ *       {@value #MIN_EXPECTED_MATCHES}): each match then carries a huge weight and the estimate is dominated by
+ *       how many happened to occur.
  * </ul>
  *
  * <p>The logged slate's probability comes from the logged per-candidate probabilities and the namespace's
@@ -42,16 +50,20 @@ public final class OffPolicyEvaluation {
   public record Estimate(double value, double low, double high) {}
 
   /** A candidate configuration's estimates over {@code decisions} logged decisions. */
-  public record Report(String candidate, int decisions, int agreeing, double effectiveSampleSize,
+  public record Report(String candidate, int decisions, int agreeing, int supported, int departures,
+      double expectedMatches, double effectiveSampleSize,
       Estimate ipsReward, Estimate drReward, double dmReward, Estimate ipsSuccess, Estimate drSuccess,
-      List<String> warnings) {}
+      Estimate snipsSuccess, List<String> warnings) {}
 
   /** The logged policy's own value (on-policy mean), and a report per candidate. */
   public record Result(int decisions, double loggedReward, double loggedSuccess, List<Report> reports,
       List<EventLogImport.Skipped> skipped) {}
 
   private record Decision(String ns, List<Candidate> pool, Set<String> logged, double propensity, double reward,
-      double success) {}
+      double success, MemLoopConfig config) {}
+
+  /** Below this many expected exploratory matches of a candidate's departures, its estimates are flagged. */
+  static final int MIN_EXPECTED_MATCHES = 30;
 
   private OffPolicyEvaluation() {}
 
@@ -128,11 +140,26 @@ public final class OffPolicyEvaluation {
       }
     }
     double mid = (config.rewardMin() + config.rewardMax()) / 2;
-    return new Decision(ns, pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0);
+    return new Decision(ns, pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0, config);
   }
 
   /** The probability that the logging policy selected exactly the logged slate. */
   static double propensity(List<Candidate> pool, MemLoopConfig config) {
+    Set<String> logged = new HashSet<>();
+    for (Candidate c : pool) {
+      if (c.selected()) {
+        logged.add(c.memoryId());
+      }
+    }
+    return probability(logged, pool, config);
+  }
+
+  /**
+   * The probability that the logging policy (the logged pool and configuration) would have selected exactly
+   * {@code slate}: 0 when it could not have (another size than its draws, a memory it never considered), which
+   * is where inverse propensity scoring cannot see a candidate's choice.
+   */
+  static double probability(Set<String> slate, List<Candidate> pool, MemLoopConfig config) {
     double eps = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
     int k = 0;
     int m = 0;
@@ -143,17 +170,24 @@ public final class OffPolicyEvaluation {
     if (eps > 0 && m > 0) {
       double uniform = eps * k / m;
       boolean greedySlate = true;
+      boolean drawable = slate.size() == k;
       for (Candidate c : pool) {
         boolean inGreedy = c.probability() - uniform > (1 - eps) / 2; // greedy members have (1−ε)·1 + ε·k/m
-        greedySlate &= inGreedy == c.selected();
+        boolean in = slate.contains(c.memoryId());
+        greedySlate &= inGreedy == in;
+        drawable &= !in || c.probability() > 0 || c.selected();
       }
-      return (1 - eps) * (greedySlate ? 1 : 0) + eps / binomial(m, k);
+      drawable &= pool.stream().filter(c -> slate.contains(c.memoryId())).count() == slate.size();
+      return (1 - eps) * (greedySlate ? 1 : 0) + (drawable ? eps / binomial(m, k) : 0);
     }
     double p = 1;
+    int found = 0;
     for (Candidate c : pool) { // deterministic, or per-task exploration's one draw: the drawn side's probability
-      p = Math.min(p, c.selected() ? c.probability() : 1 - c.probability());
+      boolean in = slate.contains(c.memoryId());
+      found += in ? 1 : 0;
+      p = Math.min(p, in ? c.probability() : 1 - c.probability());
     }
-    return p;
+    return found == slate.size() ? p : 0;
   }
 
   private static double binomial(int n, int k) {
@@ -174,31 +208,43 @@ public final class OffPolicyEvaluation {
     double sumW = 0;
     double sumW2 = 0;
     int agreeing = 0;
+    int supported = 0;
+    int departures = 0;
+    double expectedMatches = 0;
+    double[] w = new double[n];
     List<String> warnings = new ArrayList<>();
     int zeroPropensity = 0;
     for (int i = 0; i < n; i++) {
       Decision d = decisions.get(i);
       Set<String> mine = new HashSet<>(OfflineSelection.select(d.pool(), config));
+      double pMine = probability(mine, d.pool(), d.config());
+      supported += pMine > 0 ? 1 : 0;
+      double eps = d.config().exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? d.config().epsilon() : 0;
+      if (pMine < 1 - eps || pMine == 0) { // not the logging policy's own greedy choice
+        departures++;
+        expectedMatches += pMine;
+      }
       boolean agree = mine.equals(d.logged());
-      double w = 0;
+      double weight = 0;
       if (agree) {
         if (d.propensity() <= 0) {
           zeroPropensity++;
         } else {
-          w = 1 / d.propensity();
+          weight = 1 / d.propensity();
           agreeing++;
         }
       }
-      sumW += w;
-      sumW2 += w * w;
+      sumW += weight;
+      sumW2 += weight * weight;
+      w[i] = weight;
       double predMine = model.reward(d.ns(), mine);
       double predLogged = model.reward(d.ns(), d.logged());
       double succMine = model.success(d.ns(), mine);
       double succLogged = model.success(d.ns(), d.logged());
-      ips[i] = w * d.reward();
-      dr[i] = predMine + w * (d.reward() - predLogged);
-      ipsS[i] = w * d.success();
-      drS[i] = succMine + w * (d.success() - succLogged);
+      ips[i] = weight * d.reward();
+      dr[i] = predMine + weight * (d.reward() - predLogged);
+      ipsS[i] = weight * d.success();
+      drS[i] = succMine + weight * (d.success() - succLogged);
       dm += predMine;
     }
     double ess = sumW2 == 0 ? 0 : sumW * sumW / sumW2;
@@ -206,12 +252,51 @@ public final class OffPolicyEvaluation {
       warnings.add("the logging policy chose what '" + name + "' would choose in only " + agreeing + " of " + n
           + " decisions: the estimates rest on few decisions; log with exploration (epsilon > 0) to evaluate it");
     }
+    if (departures > 0 && expectedMatches < MIN_EXPECTED_MATCHES) {
+      warnings.add(String.format(java.util.Locale.ROOT, "'%s' departs from the logging policy's own choice in %d of %d "
+          + "decisions (%.0f %%), where the log holds only %.1f matching explorations in expectation (fewer than %d): "
+          + "IPS and SNIPS weigh a few rare matches heavily (usually too low), DR rests on its reward model there; "
+          + "log with more exploration or for longer", name, departures, n, 100.0 * departures / n, expectedMatches,
+          MIN_EXPECTED_MATCHES));
+    }
+    if (supported < n) {
+      warnings.add(String.format(java.util.Locale.ROOT, "in %d of %d decisions (%.0f %%) the logging policy could not have "
+          + "chosen what '%s' would (another number of memories, or one it never considered): IPS counts them as failures "
+          + "and DR relies on its reward model there; the estimates are not trustworthy for this candidate",
+          n - supported, n, 100.0 * (n - supported) / n, name));
+    }
     if (zeroPropensity > 0) {
       warnings.add(zeroPropensity + " logged slates had probability 0 under the logged configuration (a log written "
           + "under another configuration than the one recorded?)");
     }
-    return new Report(name, n, agreeing, ess, interval(ips), interval(dr), dm / n, interval(ipsS), interval(drS),
-        List.copyOf(warnings));
+    return new Report(name, n, agreeing, supported, departures, expectedMatches, ess, interval(ips), interval(dr), dm / n, interval(ipsS), interval(drS),
+        selfNormalized(w, decisions), List.copyOf(warnings));
+  }
+
+  /**
+   * Self-normalised IPS of success, Σ w·s / Σ w, with a delta-method 95 % interval: within [0, 1] by
+   * construction, a little biased, far less variable than IPS when weights are large.
+   */
+  private static Estimate selfNormalized(double[] w, List<Decision> decisions) {
+    int n = w.length;
+    double sumW = 0;
+    double sumWs = 0;
+    for (int i = 0; i < n; i++) {
+      sumW += w[i];
+      sumWs += w[i] * decisions.get(i).success();
+    }
+    if (sumW == 0) {
+      return new Estimate(Double.NaN, Double.NaN, Double.NaN);
+    }
+    double v = sumWs / sumW;
+    double meanW = sumW / n;
+    double var = 0;
+    for (int i = 0; i < n; i++) {
+      double e = w[i] * (decisions.get(i).success() - v);
+      var += e * e;
+    }
+    double se = Math.sqrt(var / n) / meanW / Math.sqrt(n);
+    return new Estimate(v, Math.max(0, v - 1.96 * se), Math.min(1, v + 1.96 * se));
   }
 
   private static Estimate interval(double[] x) {

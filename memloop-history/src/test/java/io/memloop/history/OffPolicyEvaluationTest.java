@@ -2,6 +2,7 @@ package io.memloop.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.memloop.Candidate;
 import io.memloop.Intent;
@@ -150,5 +151,40 @@ class OffPolicyEvaluationTest {
     new JsonlEventLog(dir).close();
     assertThatThrownBy(() -> OffPolicyEvaluation.run(dir, Map.of("x", BY_UTILITY), logging(0)))
         .isInstanceOf(MemLoopException.class).hasMessageContaining("--input");
+  }
+
+  @Test
+  void slateProbabilityUnderEpsilonGreedyIsExactAndZeroWhereTheLogCannotReach() {
+    MemLoopConfig log = logging(0.2);
+    // 5 eligible candidates, the greedy 3 are a, b, c; one more candidate below q_min (probability 0)
+    double greedyP = 0.8 + 0.2 * 3 / 5.0;
+    double otherP = 0.2 * 3 / 5.0;
+    List<Candidate> pool = List.of(
+        new Candidate("a", 0.9, 0, 0.9, true, greedyP), new Candidate("b", 0.8, 0, 0.8, true, greedyP),
+        new Candidate("c", 0.7, 0, 0.7, true, greedyP), new Candidate("d", 0.6, 0, 0.6, false, otherP),
+        new Candidate("e", 0.5, 0, 0.5, false, otherP), new Candidate("f", 0.4, -20, 0.4, false, 0));
+    assertThat(OffPolicyEvaluation.probability(Set.of("a", "b", "c"), pool, log)).isCloseTo(0.8 + 0.2 / 10, within(1e-12));
+    assertThat(OffPolicyEvaluation.probability(Set.of("a", "d", "e"), pool, log)).isCloseTo(0.2 / 10, within(1e-12));
+    assertThat(OffPolicyEvaluation.probability(Set.of("a", "b"), pool, log)).as("another size").isZero();
+    assertThat(OffPolicyEvaluation.probability(Set.of("a", "b", "f"), pool, log)).as("below q_min").isZero();
+    assertThat(OffPolicyEvaluation.probability(Set.of("a", "b", "zz"), pool, log)).as("not in the pool").isZero();
+    assertThat(OffPolicyEvaluation.propensity(pool, log)).isCloseTo(0.8 + 0.2 / 10, within(1e-12));
+  }
+
+  @Test
+  void aCandidateThatDepartsWhereTheLogRarelyExploresIsFlagged() {
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    c.put("same", logging(0));
+    c.put("k2=1", logging(0).toBuilder().set("k2", "1").build());
+    world(0.2, 3, c);
+    OffPolicyEvaluation.Result r = OffPolicyEvaluation.run(dir, c, logging(0.2));
+    OffPolicyEvaluation.Report same = r.reports().get(0);
+    OffPolicyEvaluation.Report k1 = r.reports().get(1);
+    assertThat(same.departures()).isZero();
+    assertThat(same.supported()).isEqualTo(same.decisions());
+    assertThat(same.warnings()).isEmpty();
+    assertThat(k1.supported()).isZero(); // one memory where the log always shows three
+    assertThat(k1.departures()).isEqualTo(k1.decisions());
+    assertThat(k1.warnings()).anyMatch(w -> w.contains("could not have chosen")).anyMatch(w -> w.contains("departs"));
   }
 }
