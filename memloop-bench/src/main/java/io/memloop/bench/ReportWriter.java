@@ -109,6 +109,13 @@ public final class ReportWriter {
   }
 
   private static ReportPage.Figure save(Path dir, String stem, IChart chart, String caption) throws IOException {
+    saveChart(dir, stem, chart);
+    return new ReportPage.Figure(stem, caption);
+  }
+
+  /** Saves {@code chart} as {@code stem.png} and {@code stem.svg} in {@code dir}. */
+  static void saveChart(Path dir, String stem, IChart chart) throws IOException {
+    ensureHeadless();
     // ChartEncoder: XChart 4's one export entry point; "svg" needs VectorGraphics2D on the class path.
     for (String format : List.of("png", "svg")) {
       Path file = dir.resolve(stem + "." + format);
@@ -118,7 +125,6 @@ public final class ReportWriter {
         throw new IOException("chart " + file + ": " + e.getMessage(), e);
       }
     }
-    return new ReportPage.Figure(stem, caption);
   }
 
   /**

@@ -55,7 +55,7 @@ final class EvaluateCommand implements Callable<Integer> {
       return 0;
     }
     out.printf(Locale.ROOT, "%d logged decisions (retrieval + reward); the logging policy got mean reward %.3f, success %.3f%n",
-        r.decisions(), r.loggedReward(), r.loggedSuccess());
+        r.decisions(), r.loggedReward(), r.loggedSuccess().value());
     out.printf(Locale.ROOT, "%-28s %7s %8s %22s %22s %22s %22s %8s%n", "candidate", "agree", "support", "success (IPS)",
         "success (SNIPS)", "success (DR)", "reward (DR)", "ESS");
     for (OffPolicyEvaluation.Report rep : r.reports()) {

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       ImportCommand.class,
       EvaluateCommand.class,
       ExportCommand.class,
+      ReportCommand.class,
       ServeCommand.class,
       McpCommand.class,
       KeysCommand.class,

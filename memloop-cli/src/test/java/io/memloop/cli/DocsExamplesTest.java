@@ -103,8 +103,11 @@ class DocsExamplesTest {
     relocate(args, "--output", null);
     relocate(args, "--event-log", null);
     if (!command.equals("bench") && !command.equals("demo") && !command.equals("evaluate")
-        && !command.equals("export")) {
+        && !command.equals("export") && !command.equals("report")) {
       relocate(args, "--store", "./memloop-data");
+    }
+    if (command.equals("report")) {
+      relocate(args, "--out", "decision-report");
     }
     if (command.equals("bench")) {
       relocate(args, "--out", "bench-report");

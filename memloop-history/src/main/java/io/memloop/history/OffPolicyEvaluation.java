@@ -49,18 +49,26 @@ public final class OffPolicyEvaluation {
   /** One estimate with its 95 % interval. */
   public record Estimate(double value, double low, double high) {}
 
+  /**
+   * What a policy shows per decision: memories, and the characters of their experiences (what it adds to the
+   * agent's prompt) over the decisions whose every shown experience has its text in the log ({@code NaN} when
+   * none has).
+   */
+  public record Slates(double meanShown, double meanPromptChars, int decisionsWithTexts) {}
+
   /** A candidate configuration's estimates over {@code decisions} logged decisions. */
   public record Report(String candidate, int decisions, int agreeing, int supported, int departures,
       double expectedMatches, double effectiveSampleSize,
       Estimate ipsReward, Estimate drReward, double dmReward, Estimate ipsSuccess, Estimate drSuccess,
-      Estimate snipsSuccess, List<String> warnings) {}
+      Estimate snipsSuccess, Estimate drSuccessGain, Slates slates, double evaluationSeconds, List<String> warnings) {}
 
   /** The logged policy's own value (on-policy mean), and a report per candidate. */
-  public record Result(int decisions, double loggedReward, double loggedSuccess, List<Report> reports,
+  public record Result(int decisions, double loggedReward, Estimate loggedSuccess, Slates logged, String firstAt,
+      String lastAt, List<String> namespaces, List<Report> reports,
       List<EventLogImport.Skipped> skipped) {}
 
-  private record Decision(String ns, List<Candidate> pool, Set<String> logged, double propensity, double reward,
-      double success, MemLoopConfig config) {}
+  private record Decision(String ns, String at, List<Candidate> pool, Set<String> logged, double propensity,
+      double reward, double success, MemLoopConfig config) {}
 
   /** Below this many expected exploratory matches of a candidate's departures, its estimates are flagged. */
   static final int MIN_EXPECTED_MATCHES = 30;
@@ -76,6 +84,7 @@ public final class OffPolicyEvaluation {
     Map<String, MemLoopConfig> configs = new HashMap<>();
     Map<String, JsonNode> retrievals = new HashMap<>(); // ns/retrievalId -> event, until rewarded
     Map<String, MemLoopConfig> retrievalConfig = new HashMap<>();
+    Map<String, Integer> experienceChars = new HashMap<>(); // ns/memoryId -> length of its experience text
     List<Decision> decisions = new ArrayList<>();
     List<EventLogImport.Skipped> skipped = new ArrayList<>();
     EventLogFiles.read(input, skipped, (file, line, e) -> {
@@ -113,6 +122,11 @@ public final class OffPolicyEvaluation {
             decisions.add(decision(ns, r, c, e.get("reward").asDouble()));
           }
         }
+        case "remember" -> {
+          if (e.path("memoryId").isTextual() && e.path("experience").isTextual()) {
+            experienceChars.putIfAbsent(ns + "/" + e.get("memoryId").asText(), e.get("experience").asText().length());
+          }
+        }
         default -> { }
       }
       return null;
@@ -122,10 +136,14 @@ public final class OffPolicyEvaluation {
     }
     RewardModel model = new RewardModel(decisions);
     double loggedReward = decisions.stream().mapToDouble(Decision::reward).average().orElse(0);
-    double loggedSuccess = decisions.stream().mapToDouble(Decision::success).average().orElse(0);
+    Estimate loggedSuccess = interval(decisions.stream().mapToDouble(Decision::success).toArray());
     List<Report> reports = new ArrayList<>();
-    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model)));
-    return new Result(decisions.size(), loggedReward, loggedSuccess, reports, List.copyOf(skipped));
+    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model, experienceChars)));
+    Slates logged = slates(decisions, decisions.stream().map(Decision::logged).toList(), experienceChars);
+    List<String> at = decisions.stream().map(Decision::at).sorted().toList();
+    List<String> namespaces = decisions.stream().map(Decision::ns).distinct().sorted().toList();
+    return new Result(decisions.size(), loggedReward, loggedSuccess, logged, at.getFirst(), at.getLast(), namespaces, reports,
+        List.copyOf(skipped));
   }
 
   private static Decision decision(String ns, JsonNode r, MemLoopConfig config, double reward) {
@@ -140,7 +158,7 @@ public final class OffPolicyEvaluation {
       }
     }
     double mid = (config.rewardMin() + config.rewardMax()) / 2;
-    return new Decision(ns, pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0, config);
+    return new Decision(ns, r.get("at").asText(), pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0, config);
   }
 
   /** The probability that the logging policy selected exactly the logged slate. */
@@ -198,8 +216,12 @@ public final class OffPolicyEvaluation {
     return b;
   }
 
-  private static Report evaluate(String name, MemLoopConfig config, List<Decision> decisions, RewardModel model) {
+  private static Report evaluate(String name, MemLoopConfig config, List<Decision> decisions, RewardModel model,
+      Map<String, Integer> experienceChars) {
+    long started = System.nanoTime();
     int n = decisions.size();
+    List<Set<String>> slates = new ArrayList<>(n);
+    double[] gain = new double[n];
     double[] ips = new double[n];
     double[] dr = new double[n];
     double[] ipsS = new double[n];
@@ -217,6 +239,7 @@ public final class OffPolicyEvaluation {
     for (int i = 0; i < n; i++) {
       Decision d = decisions.get(i);
       Set<String> mine = new HashSet<>(OfflineSelection.select(d.pool(), config));
+      slates.add(mine);
       double pMine = probability(mine, d.pool(), d.config());
       supported += pMine > 0 ? 1 : 0;
       double eps = d.config().exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? d.config().epsilon() : 0;
@@ -245,6 +268,7 @@ public final class OffPolicyEvaluation {
       dr[i] = predMine + weight * (d.reward() - predLogged);
       ipsS[i] = weight * d.success();
       drS[i] = succMine + weight * (d.success() - succLogged);
+      gain[i] = drS[i] - d.success();
       dm += predMine;
     }
     double ess = sumW2 == 0 ? 0 : sumW * sumW / sumW2;
@@ -270,7 +294,30 @@ public final class OffPolicyEvaluation {
           + "under another configuration than the one recorded?)");
     }
     return new Report(name, n, agreeing, supported, departures, expectedMatches, ess, interval(ips), interval(dr), dm / n, interval(ipsS), interval(drS),
-        selfNormalized(w, decisions), List.copyOf(warnings));
+        selfNormalized(w, decisions), interval(gain), slates(decisions, slates, experienceChars),
+        (System.nanoTime() - started) / 1e9, List.copyOf(warnings));
+  }
+
+  private static Slates slates(List<Decision> decisions, List<Set<String>> slates, Map<String, Integer> experienceChars) {
+    double shown = 0;
+    double chars = 0;
+    int withTexts = 0;
+    for (int i = 0; i < decisions.size(); i++) {
+      Set<String> slate = slates.get(i);
+      shown += slate.size();
+      long sum = 0;
+      boolean all = true;
+      for (String id : slate) {
+        Integer c = experienceChars.get(decisions.get(i).ns() + "/" + id);
+        all &= c != null;
+        sum += c == null ? 0 : c;
+      }
+      if (all) {
+        chars += sum;
+        withTexts++;
+      }
+    }
+    return new Slates(shown / decisions.size(), withTexts == 0 ? Double.NaN : chars / withTexts, withTexts);
   }
 
   /**

@@ -133,7 +133,7 @@ class OffPolicyEvaluationTest {
       assertThat(rep.effectiveSampleSize()).isPositive();
       assertThat(rep.warnings()).isEmpty();
     }
-    assertThat(r.loggedSuccess()).isBetween(0.0, 1.0);
+    assertThat(r.loggedSuccess().value()).isBetween(0.0, 1.0);
   }
 
   @Test
