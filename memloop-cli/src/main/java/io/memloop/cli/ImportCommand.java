@@ -19,7 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
         + "remembered experiences that were not forgotten, grouped by intent, with utilities learned from the logged "
         + "rewards, and each namespace's configuration.",
         "The whole input is validated first. Malformed lines are reported with file, line and reason; by default "
-        + "the rest is imported, with --strict nothing is. (Logs in the replay format: 'memloop replay --persist'.)"})
+        + "the rest is imported, with --strict nothing is. (Logs in the replay format: 'memloop replay --persist'; agent "
+        + "traces as OpenTelemetry GenAI spans: --format otlp.)"})
 final class ImportCommand implements Callable<Integer> {
   private static final int SHOWN = 10;
 
@@ -32,10 +33,21 @@ final class ImportCommand implements Callable<Integer> {
   @Option(names = "--strict", description = "Refuse the whole input if any line is malformed.")
   boolean strict;
 
+  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "events",
+      description = "events (MemLoop's event log) or otlp (OpenTelemetry GenAI traces as OTLP JSON, e.g. the Collector's "
+          + "file exporter; runs go to --namespace) (default: ${DEFAULT-VALUE}).")
+  String format;
+
   @Override
   public Integer call() {
+    boolean otlp = switch (format) {
+      case "events" -> false;
+      case "otlp" -> true;
+      default -> throw io.memloop.MemLoopException.invalid("--format", "must be events or otlp, got '" + Text.printable(format) + "'");
+    };
     try (MemLoop loop = Session.open(engine, true, null)) {
-      EventLogImport.Result r = EventLogImport.run(input, strict, loop);
+      EventLogImport.Result r = otlp ? EventLogImport.runOtlp(input, strict, loop, engine.namespace)
+          : EventLogImport.run(input, strict, loop);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         Map<String, Object> o = new LinkedHashMap<>();
@@ -48,11 +60,16 @@ final class ImportCommand implements Callable<Integer> {
         o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
         out.println(Json.write(o));
       } else {
-        out.printf(java.util.Locale.ROOT, "imported %d memories into %d namespace(s) from %d events; %d logged rewards replayed"
-                + " (%d for memories not in the log, ignored); %d forgotten memories left out%n",
-            r.memories(), r.namespaces(), r.events(), r.rewardsReplayed(), r.rewardsForUnknownMemories(), r.forgotten());
+        if (otlp) {
+          out.printf(java.util.Locale.ROOT, "imported %d memories into namespace %s from %d agent runs%n", r.memories(),
+              engine.namespace, r.events());
+        } else {
+          out.printf(java.util.Locale.ROOT, "imported %d memories into %d namespace(s) from %d events; %d logged rewards replayed"
+                  + " (%d for memories not in the log, ignored); %d forgotten memories left out%n",
+              r.memories(), r.namespaces(), r.events(), r.rewardsReplayed(), r.rewardsForUnknownMemories(), r.forgotten());
+        }
         if (!r.skipped().isEmpty()) {
-          out.printf(java.util.Locale.ROOT, "skipped %d malformed line(s):%n", r.skipped().size());
+          out.printf(java.util.Locale.ROOT, "skipped %d malformed line(s) or run(s):%n", r.skipped().size());
           r.skipped().stream().limit(SHOWN).forEach(s -> out.println("  " + Text.printable(s.toString())));
           if (r.skipped().size() > SHOWN) {
             out.printf(java.util.Locale.ROOT, "  ... and %d more (--json lists them all)%n", r.skipped().size() - SHOWN);

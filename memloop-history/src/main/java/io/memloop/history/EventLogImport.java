@@ -102,6 +102,41 @@ public final class EventLogImport {
     return im.write(loop);
   }
 
+  /**
+   * Imports agent runs from OpenTelemetry GenAI traces ({@link OtlpTraces}) into {@code namespace}: each run
+   * becomes a memory under its first user message, with its tool calls and answer as the experience and the
+   * outcome the trace gives (its evaluation or MemLoop's attributes; a run with only a score is a success when
+   * the score is above the middle of the namespace's reward range) and the initial utility of that outcome.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code --input} for a strict import of malformed input,
+   *     input that cannot be read, or input with no agent run
+   */
+  public static Result runOtlp(Path input, boolean strict, MemLoop loop, String namespace) {
+    io.memloop.Checks.requireNamespace(namespace);
+    EventLogImport im = new EventLogImport();
+    List<OtlpTraces.Episode> runs = OtlpTraces.read(input, im.skipped);
+    if (strict && !im.skipped.isEmpty()) {
+      throw MemLoopException.invalid("--input", im.skipped.size() + " malformed record(s) or run(s), nothing imported "
+          + "(--strict); first: " + im.skipped.getFirst());
+    }
+    if (runs.isEmpty()) {
+      throw MemLoopException.invalid("--input", input + " holds no agent run that can be imported"
+          + (im.skipped.isEmpty() ? "" : " (" + im.skipped.size() + " skipped; first: " + im.skipped.getFirst() + ")"));
+    }
+    MemLoopConfig config = loop.config(namespace);
+    double mid = (config.rewardMin() + config.rewardMax()) / 2;
+    for (OtlpTraces.Episode run : runs) {
+      Outcome outcome = run.outcome();
+      if (outcome == Outcome.UNKNOWN && run.reward() != null) {
+        outcome = run.reward() > mid ? Outcome.SUCCESS : Outcome.FAILURE;
+      }
+      im.memories.put(namespace + "/" + run.traceId() + "/" + im.memories.size(),
+          new Planned(namespace, run.intent(), run.experience(), outcome, config.initialQ(outcome)));
+      im.events++;
+    }
+    return im.write(loop);
+  }
+
   private void readAll(Path input, MemLoopConfig fallback) {
     EventLogFiles.read(input, skipped, (file, line, e) -> {
       String problem = accept(e, fallback);

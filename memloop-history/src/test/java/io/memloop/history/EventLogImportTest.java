@@ -104,4 +104,39 @@ class EventLogImportTest {
       assertThat(lenient.stats("ops").memories()).isEqualTo(r.memories()).isPositive();
     }
   }
+
+  @Test
+  void agentTracesBecomeMemoriesWithTheirOutcomesInitialUtility() throws Exception {
+    Path fixture = Path.of(java.util.Objects.requireNonNull(getClass().getResource("/otlp/agent-run.json")).toURI());
+    MemLoopConfig config = MemLoopConfig.preset(Preset.MEMRL).toBuilder().set("qInitSuccess", "0.4").build();
+    try (MemLoop loop = engine(null, config)) {
+      EventLogImport.Result r = EventLogImport.runOtlp(fixture, true, loop, "weather");
+      assertThat(r.memories()).isEqualTo(1);
+      assertThat(r.skipped()).isEmpty();
+      List<Memory> all = new java.util.ArrayList<>();
+      loop.store().forEachMemory("weather", all::add);
+      assertThat(all).singleElement().satisfies(m -> {
+        assertThat(m.intentText()).isEqualTo("What is the weather in Paris right now?");
+        assertThat(m.experience()).startsWith("tool get_weather(").endsWith("answer: It is 18\u00b0C and sunny in Paris (14:05).");
+        assertThat(m.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(m.q()).isEqualTo(0.4);
+      });
+    }
+    Path broken = dir.resolve("broken.jsonl");
+    Files.writeString(broken, Files.readString(fixture).replace("\n", " ") + "\n{not json\n");
+    try (MemLoop loop = engine(null, null)) {
+      assertThatThrownBy(() -> EventLogImport.runOtlp(broken, true, loop, "weather"))
+          .isInstanceOf(MemLoopException.class).hasMessageContaining("--strict");
+      assertThat(loop.stats("weather").memories()).isZero();
+      EventLogImport.Result lenient = EventLogImport.runOtlp(broken, false, loop, "weather");
+      assertThat(lenient.memories()).isEqualTo(1);
+      assertThat(lenient.skipped()).singleElement().satisfies(sk -> assertThat(sk.line()).isEqualTo(2));
+    }
+    Path none = dir.resolve("none.jsonl");
+    Files.writeString(none, "{\"resourceSpans\":[]}\n");
+    try (MemLoop loop = engine(null, null)) {
+      assertThatThrownBy(() -> EventLogImport.runOtlp(none, false, loop, "weather"))
+          .isInstanceOf(MemLoopException.class).hasMessageContaining("no agent run");
+    }
+  }
 }
