@@ -76,6 +76,8 @@ public final class BenchData {
       usage.put("truncated", u.truncated());
       usage.put("promptTokens", u.promptTokens());
       usage.put("completionTokens", u.completionTokens());
+      usage.put("experiencesDistilled", u.distilled());
+      usage.put("experiencesKeptRaw", u.rawFallbacks());
       root.put("llmUsage", usage);
     }
     root.put("wallSeconds", report.wallSeconds());

@@ -100,9 +100,14 @@ public final class BenchReport {
 
   /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */
   static String usage(LlmPolicy.Usage u) {
-    return String.format(Locale.ROOT,
+    String s = String.format(Locale.ROOT,
         "%d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d completion tokens",
         u.requests(), u.corrections(), u.unreadable(), u.truncated(), u.promptTokens(), u.completionTokens());
+    if (u.distilled() + u.rawFallbacks() > 0) {
+      s += String.format(Locale.ROOT, "; experience extraction: %d distilled, %d kept raw (model unavailable or no usable answer)",
+          u.distilled(), u.rawFallbacks());
+    }
+    return s;
   }
 
   /** The metric definitions, printed under every table and in the report page. */

@@ -111,8 +111,10 @@ final class LearningLoop {
           Recall recall = memory.recall(seen, z);
           SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
           Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epoch);
-          memory.learn(recall, z,
-              new Episode(seen, episode.success(), episode.reward(), episode.experience(), episode.transcript()));
+          // with extraction on, what is remembered is the model's distillation (a run with no memory stores nothing)
+          String experience = policy instanceof LlmPolicy llm && !(strategy instanceof NoMemoryStrategy)
+              ? llm.distil(task, episode).experience() : episode.experience();
+          memory.learn(recall, z, new Episode(seen, episode.success(), episode.reward(), experience, episode.transcript()));
           rows.add(row(strategy, seed, epoch, task, recall, episode));
           solved += episode.success() ? 1 : 0;
         }

@@ -1,7 +1,10 @@
 package io.memloop.bench;
 
 import io.memloop.MemLoopException;
+import io.memloop.Outcome;
 import io.memloop.chat.ChatMessage;
+import io.memloop.history.extraction.ExperienceExtractor;
+import io.memloop.history.extraction.Trajectory;
 import io.memloop.chat.ChatModel;
 import io.memloop.chat.ChatReply;
 import java.util.ArrayList;
@@ -50,6 +53,9 @@ public final class LlmPolicy implements Policy {
   private final LongAdder truncated = new LongAdder();
   private final LongAdder promptTokens = new LongAdder();
   private final LongAdder completionTokens = new LongAdder();
+  private final @Nullable ExperienceExtractor extractor;
+  private final LongAdder distilled = new LongAdder();
+  private final LongAdder rawFallbacks = new LongAdder();
 
   /**
    * @param model borrowed, not closed
@@ -58,6 +64,19 @@ public final class LlmPolicy implements Policy {
    *     null} keeps none
    */
   public LlmPolicy(ChatModel model, int formatRetries, @Nullable Consumer<Transcript> transcripts) {
+    this(model, formatRetries, transcripts, null);
+  }
+
+  /**
+   * As {@link #LlmPolicy(ChatModel, int, Consumer)}, with experience extraction: each episode's conversation and
+   * result are distilled by {@code extractor} (a success into a script, a failure into a reflection) and the
+   * distilled text is what the strategies remember, instead of the environment's own summary.
+   *
+   * @param extractor null to remember the environment's summary
+   */
+  public LlmPolicy(ChatModel model, int formatRetries, @Nullable Consumer<Transcript> transcripts,
+      @Nullable ExperienceExtractor extractor) {
+    this.extractor = extractor;
     if (formatRetries < 0 || formatRetries > 10) {
       throw MemLoopException.invalid("formatRetries", "must be in [0, 10], got " + formatRetries);
     }
@@ -71,13 +90,42 @@ public final class LlmPolicy implements Policy {
     return model.modelId();
   }
 
-  /** What the model was asked so far, over all runs. */
-  public record Usage(
-      long requests, long corrections, long unreadable, long truncated, long promptTokens, long completionTokens) {}
+  /**
+   * What the model was asked so far, over all runs; {@code distilled} and {@code rawFallbacks} count the
+   * experiences extraction distilled and those it kept raw (model unavailable or no usable answer).
+   */
+  public record Usage(long requests, long corrections, long unreadable, long truncated, long promptTokens,
+      long completionTokens, long distilled, long rawFallbacks) {}
 
   public Usage usage() {
     return new Usage(requests.sum(), corrections.sum(), unreadable.sum(), truncated.sum(), promptTokens.sum(),
-        completionTokens.sum());
+        completionTokens.sum(), distilled.sum(), rawFallbacks.sum());
+  }
+
+  /** Whether episodes are distilled by an extractor before they are remembered. */
+  public boolean extracts() {
+    return extractor != null;
+  }
+
+  /**
+   * The episode with the experience to remember: distilled from its conversation and result when extraction is
+   * on, else as the environment summarised it.
+   */
+  Episode distil(Task task, Episode e) {
+    if (extractor == null) {
+      return e;
+    }
+    StringBuilder steps = new StringBuilder();
+    for (ChatMessage m : e.transcript()) {
+      if (m.role() != ChatMessage.Role.SYSTEM) {
+        steps.append(m.role().name().toLowerCase(java.util.Locale.ROOT)).append(": ").append(m.content()).append('\n');
+      }
+    }
+    steps.append("result: ").append(e.experience());
+    ExperienceExtractor.Extraction x = extractor.extract(
+        new Trajectory(task.intent(), steps.toString(), e.success() ? Outcome.SUCCESS : Outcome.FAILURE));
+    (x.distilled() ? distilled : rawFallbacks).increment();
+    return new Episode(e.task(), e.success(), e.reward(), x.experience(), e.transcript());
   }
 
   void record(Transcript transcript) {

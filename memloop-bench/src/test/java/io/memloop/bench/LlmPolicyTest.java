@@ -111,7 +111,7 @@ class LlmPolicyTest {
         ChatMessage.Role.ASSISTANT);
     assertThat(e.transcript().get(3).content())
         .isEqualTo("I could not use that reply: it names none of the listed procedures. Reply again, in the format asked.");
-    assertThat(llm.usage()).isEqualTo(new LlmPolicy.Usage(2, 1, 0, 0, 20, 4));
+    assertThat(llm.usage()).isEqualTo(new LlmPolicy.Usage(2, 1, 0, 0, 20, 4, 0, 0));
   }
 
   @Test

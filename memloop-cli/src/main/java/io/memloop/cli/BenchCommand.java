@@ -111,6 +111,12 @@ final class BenchCommand implements Callable<Integer> {
           + "raise it to what the chat server serves concurrently). Results do not depend on it.")
   @Nullable Integer parallel;
 
+  @Option(names = "--extract",
+      description = "With --policy openai: distil each episode (the conversation and its result) with the same model into "
+          + "the experience that is remembered — a script for a success, a reflection for a failure (prompts "
+          + "success-v1/failure-v1) — instead of the environment's own summary; kept raw when the model gives nothing usable.")
+  boolean extract;
+
   @Option(names = "--ope-validation",
       description = "Instead of the benchmark: check off-policy evaluation against the benchmark's truth (a memrl run with "
           + "exploration is logged; each candidate's success is estimated from the log and compared with its counterfactual "
@@ -177,7 +183,8 @@ final class BenchCommand implements Callable<Integer> {
         Embedder embedder = benchEmbedder();
         ProgressBar bar = progressBar(options)) {
       Policy p = chat == null ? Policy.FROZEN
-          : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts);
+          : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts,
+              extract ? new io.memloop.history.extraction.LlmExperienceExtractor(chat) : null);
       report = Bench.run(embedder, options, p, runsAtOnce, new Bench.Listener() {
         @Override
         public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {
@@ -246,6 +253,7 @@ final class BenchCommand implements Callable<Integer> {
     llmOnly.put("--timeout", timeoutSeconds);
     llmOnly.put("--max-retries", maxRetries);
     llmOnly.put("--format-retries", formatRetries);
+    llmOnly.put("--extract", extract ? Boolean.TRUE : null);
     llmOnly.forEach((option, value) -> {
       if (value != null) {
         throw MemLoopException.invalid(option, "only applies with --policy openai");

@@ -109,6 +109,44 @@ class BenchLlmCliTest {
     }
   }
 
+  /**
+   * With --extract, every training episode of a strategy with memory is distilled by the same model; the scripted
+   * distiller keeps the result line it is given (so the scripted policy can still reuse it) under a marker.
+   */
+  @Test
+  void extract_distilsEveryTrainingEpisodeWithTheModel_andTheDistilledTextIsWhatIsRemembered() throws IOException {
+    Pattern result = Pattern.compile("^result: (.*)\\z", Pattern.MULTILINE | Pattern.DOTALL);
+    try (ScriptedServer server = ScriptedServer.start((request, call) -> {
+      String first = request.messages().getFirst().content();
+      if (first.startsWith("You distil")) {
+        Matcher m = result.matcher(first.substring(first.indexOf("What the agent did")));
+        String kept = m.find() ? m.group(1).substring(0, m.group(1).indexOf("\n\n") < 0 ? m.group(1).length()
+            : m.group(1).indexOf("\n\n")) : "nothing";
+        return Reply.of(200, ScriptedServer.chatCompletion("1. distilled\n" + kept, "stop", 50, 5));
+      }
+      return Reply.of(200, ScriptedServer.chatCompletion(answer(request.messages().get(1).content()), "stop", 100, 5));
+    })) {
+      Path out = dir.resolve("extract");
+      Result r = run("bench", "--policy", "openai", "--base-url", server.baseUrl(), "--model", "scripted", "--extract",
+          "--quick", "--env", "recurring-ops", "--seeds", "7", "--epochs", "3", "--strategies", "no-memory,similarity",
+          "--no-progress", "--out", out.toString());
+      assertThat(r.code()).as(r.err()).isZero();
+      JsonNode summary = Json.MAPPER.readTree(out.resolve("summary.json").toFile());
+      JsonNode ops = summary.get("environments").get("recurring-ops");
+      int tasks = ops.get("tasks").asInt();
+      long distillations = server.requests().stream().filter(q -> q.messages().getFirst().content().startsWith("You distil")).count();
+      assertThat(distillations).isEqualTo(3L * tasks); // similarity's training episodes only
+      assertThat(summary.get("llmUsage").get("experiencesDistilled").asLong()).isEqualTo(distillations);
+      assertThat(summary.get("llmUsage").get("experiencesKeptRaw").asLong()).isZero();
+      assertThat(server.requests()).filteredOn(q -> q.messages().size() > 1)
+          .anySatisfy(q -> assertThat(q.messages().get(1).content()).contains("1. distilled"));
+      double none = ops.get("strategies").get("no-memory").get("lastEpochAccuracy").get("mean").asDouble();
+      double similarity = ops.get("strategies").get("similarity").get("lastEpochAccuracy").get("mean").asDouble();
+      assertThat(similarity).isGreaterThan(none + 0.2);
+      assertThat(r.out()).contains("experience extraction: " + distillations + " distilled, 0 kept raw");
+    }
+  }
+
   @Test
   void openAiPolicy_serverFailing_isOneLineAndExit6() throws IOException {
     try (ScriptedServer server = ScriptedServer.start((request, call) -> Reply.of(503, "{\"error\":{\"message\":\"loading\"}}"))) {
