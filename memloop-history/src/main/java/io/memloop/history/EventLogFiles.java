@@ -130,6 +130,20 @@ final class EventLogFiles {
     }
   }
 
+  /**
+   * Records the configuration a {@code config} event gives for namespace {@code ns} in {@code configs}.
+   *
+   * @return null, or why the event is malformed (for the skipped list)
+   */
+  static @Nullable String recordConfig(java.util.Map<String, io.memloop.MemLoopConfig> configs, String ns, JsonNode e) {
+    try {
+      configs.put(ns, config(e));
+      return null;
+    } catch (MemLoopException ex) {
+      return ex.getMessage();
+    }
+  }
+
   /** The common fields: the reason a line is malformed, or null. */
   private static @Nullable String check(@Nullable JsonNode e) {
     if (e == null || !e.isObject()) {

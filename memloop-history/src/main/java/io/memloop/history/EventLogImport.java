@@ -151,21 +151,12 @@ public final class EventLogImport {
   private @Nullable String accept(JsonNode e, MemLoopConfig fallback) {
     String ns = e.get("ns").asText();
     return switch (e.get("type").asText()) {
-      case "config" -> config(ns, e);
+      case "config" -> EventLogFiles.recordConfig(configs, ns, e);
       case "remember" -> remember(ns, e);
       case "reward" -> reward(ns, e, fallback);
       case "forget" -> text(e, "memoryId") == null ? "memoryId: missing or not a string" : forget(ns, e.get("memoryId").asText());
       default -> e.path("retrievalId").isTextual() && e.path("candidates").isArray() ? null : "retrieval: retrievalId or candidates missing";
     };
-  }
-
-  private @Nullable String config(String ns, JsonNode e) {
-    try {
-      configs.put(ns, EventLogFiles.config(e));
-    } catch (MemLoopException ex) {
-      return ex.getMessage();
-    }
-    return null;
   }
 
   private @Nullable String remember(String ns, JsonNode e) {

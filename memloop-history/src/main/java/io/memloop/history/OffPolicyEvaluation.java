@@ -91,10 +91,9 @@ public final class OffPolicyEvaluation {
       String ns = e.get("ns").asText();
       switch (e.get("type").asText()) {
         case "config" -> {
-          try {
-            configs.put(ns, EventLogFiles.config(e));
-          } catch (MemLoopException ex) {
-            return ex.getMessage();
+          String problem = EventLogFiles.recordConfig(configs, ns, e);
+          if (problem != null) {
+            return problem;
           }
         }
         case "retrieval" -> {

@@ -131,21 +131,12 @@ public final class RlExport {
   private @Nullable String accept(JsonNode e) {
     String ns = e.get("ns").asText();
     return switch (e.get("type").asText()) {
-      case "config" -> config(ns, e);
+      case "config" -> EventLogFiles.recordConfig(configs, ns, e);
       case "retrieval" -> retrieval(ns, e);
       case "reward" -> reward(ns, e);
       case "remember" -> remember(ns, e);
       default -> null;
     };
-  }
-
-  private @Nullable String config(String ns, JsonNode e) {
-    try {
-      configs.put(ns, EventLogFiles.config(e));
-    } catch (MemLoopException ex) {
-      return ex.getMessage();
-    }
-    return null;
   }
 
   private @Nullable String retrieval(String ns, JsonNode e) {

@@ -15,6 +15,7 @@ import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.history.EventLogImport;
 import io.memloop.history.JsonlEventLog;
 import io.memloop.history.OffPolicyEvaluation;
+import io.memloop.history.RlExport;
 import io.memloop.store.lucene.LuceneStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,8 +32,11 @@ import java.util.stream.Stream;
 /**
  * Execution-history throughput at scale: writes a synthetic event log of {@code decisions} retrievals with
  * their rewards (pools of 6 of 50,000 memories, ε-greedy logging, ε = 0.1) and {@code memories} remembered
- * experiences with one reward each; then times {@code evaluate} (2 candidates) over the decisions and
- * {@code import} of the memories into a new LuceneStore (hashing embedder).
+ * episodes (retrieve showing the previous episode's memory, reward, remember with the retrieval's id, 5,000
+ * distinct tasks); then times {@code evaluate} (2 candidates) over the decisions, {@code import} of the episodes'
+ * memories into a new LuceneStore (hashing embedder), {@code export} of their rollouts, and {@code import
+ * --format otlp} of as many agent runs written as OpenTelemetry GenAI traces (an agent span, two tool spans, an
+ * evaluation; one export request per line).
  *
  * <pre>java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.HistoryScale DIR 1000000 100000</pre>
  */
@@ -84,10 +88,27 @@ public final class HistoryScale {
     try (JsonlEventLog log = new JsonlEventLog(memoryLog)) {
       log.configured("w", t, MemLoopConfig.preset(Preset.MEMRL));
       for (int m = 0; m < memories; m++) {
-        String id = "m" + (m + 2);
-        log.remembered("w", t, new Memory(id, "w", "i" + m, "task number " + m + " of kind " + (m % 97), new float[] {1},
-            "did step " + m, Outcome.SUCCESS, 0, 0, t, t), false, "r" + m);
-        log.rewarded("w", t, new RewardResult("r" + m, 1, List.of(new UtilityChange(id, 0, 0.3, 1))), null);
+        // an episode: retrieve (showing the previous episode's memory), reward it, remember this one's experience
+        String id = "m" + (m + 1);
+        String previous = "m" + m;
+        String rid = "r" + m;
+        String task = "task number " + (m % 5_000) + " of kind " + (m % 5_000 % 97);
+        boolean first = m == 0;
+        List<Candidate> pool = first ? List.of() : List.of(new Candidate(previous, 0.9, 0, 0.9, true, 1));
+        List<Memory> shown = first ? List.of() : List.of(memory(previous, m - 1, t));
+        log.retrieved("w", t, Intent.ofText(task), new float[] {1}, new Retrieval(rid, "w", pool, shown));
+        int reward = random.nextBoolean() ? 1 : -1;
+        log.rewarded("w", t, new RewardResult(rid, reward,
+            first ? List.of() : List.of(new UtilityChange(previous, 0, 0.3 * reward, 1))), null);
+        log.remembered("w", t, memory(id, m, t), false, rid);
+      }
+    }
+    Path traces = dir.resolve("traces");
+    Files.createDirectories(traces);
+    try (var out = Files.newBufferedWriter(traces.resolve("traces.jsonl"))) {
+      for (int m = 0; m < memories; m++) {
+        out.write(otlpRun(m));
+        out.write('\n');
       }
     }
     start = System.nanoTime();
@@ -101,12 +122,61 @@ public final class HistoryScale {
       imported = EventLogImport.run(memoryLog, true, loop);
     }
     double importS = (System.nanoTime() - start) / 1e9;
+    start = System.nanoTime();
+    RlExport.Result exported = RlExport.run(memoryLog, RlExport.Format.ROLLOUTS, dir.resolve("rollouts.jsonl"), true,
+        MemLoopConfig.preset(Preset.MEMRL));
+    double exportS = (System.nanoTime() - start) / 1e9;
+    start = System.nanoTime();
+    EventLogImport.Result traced;
+    try (MemLoop loop = MemLoop.builder().store(LuceneStore.open(dir.resolve("traced"), HashingEmbedder.DEFAULT_DIMENSION))
+        .embedder(new HashingEmbedder()).build()) {
+      traced = EventLogImport.runOtlp(traces, true, loop, "w");
+    }
+    double tracesS = (System.nanoTime() - start) / 1e9;
     System.out.printf(Locale.ROOT, "log: %,d decisions written in %.1f s (%,.0f events/s), %s%n", decisions, writeS,
         2.0 * decisions / writeS, size(decisionLog));
     System.out.printf(Locale.ROOT, "evaluate: %,d decisions x 2 candidates in %.1f s (%,.0f decisions/s); ESS %s%n",
         r.decisions(), evalS, r.decisions() / evalS, r.reports().stream().map(x -> String.format(Locale.ROOT, "%.0f", x.effectiveSampleSize())).toList());
     System.out.printf(Locale.ROOT, "import: %,d memories (+%,d rewards) into a LuceneStore in %.1f s (%,.0f memories/s), log %s%n",
         imported.memories(), imported.rewardsReplayed(), importS, imported.memories() / importS, size(memoryLog));
+    System.out.printf(Locale.ROOT, "export: %,d rollouts in %,d groups in %.1f s (%,.0f rollouts/s), %.0f MB%n",
+        exported.records(), exported.groups(), exportS, exported.records() / exportS,
+        Files.size(dir.resolve("rollouts.jsonl")) / 1e6);
+    System.out.printf(Locale.ROOT, "import --format otlp: %,d agent runs into a LuceneStore in %.1f s (%,.0f runs/s), %s%n",
+        traced.memories(), tracesS, traced.memories() / tracesS, size(traces));
+  }
+
+  private static Memory memory(String id, int m, Instant t) {
+    return new Memory(id, "w", "i" + (m % 5_000), "task number " + (m % 5_000) + " of kind " + (m % 5_000 % 97), new float[] {1},
+        "did step " + m, Outcome.SUCCESS, 0, 0, t, t);
+  }
+
+  /** One agent run as an OTLP JSON export request: an invoke_agent span, two tool calls, an evaluation. */
+  private static String otlpRun(int m) {
+    String trace = String.format(Locale.ROOT, "%032x", m + 1L);
+    String run = String.format(Locale.ROOT, "%016x", 3L * m + 1);
+    long start = 1_795_435_200_000_000_000L + m * 1_000_000_000L;
+    String user = "[{\\\"role\\\":\\\"user\\\",\\\"parts\\\":[{\\\"type\\\":\\\"text\\\",\\\"content\\\":"
+        + "\\\"task number " + (m % 5_000) + " of kind " + (m % 5_000 % 97) + "\\\"}]}]";
+    StringBuilder b = new StringBuilder("{\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[");
+    b.append(span(trace, run, "", start, "invoke_agent", "{\"key\":\"gen_ai.input.messages\",\"value\":{\"stringValue\":\""
+        + user + "\"}}", m % 3 == 0 ? "pass" : "fail"));
+    for (int k = 1; k <= 2; k++) {
+      b.append(',').append(span(trace, String.format(Locale.ROOT, "%016x", 3L * m + 1 + k), run, start + k, "execute_tool",
+          "{\"key\":\"gen_ai.tool.name\",\"value\":{\"stringValue\":\"step" + k + "\"}},"
+              + "{\"key\":\"gen_ai.tool.call.arguments\",\"value\":{\"stringValue\":\"arg " + m + "\"}},"
+              + "{\"key\":\"gen_ai.tool.call.result\",\"value\":{\"stringValue\":\"ok\"}}", null));
+    }
+    return b.append("]}]}]}").toString();
+  }
+
+  private static String span(String trace, String id, String parent, long start, String op, String attrs, String label) {
+    String events = label == null ? "" : ",\"events\":[{\"name\":\"gen_ai.evaluation.result\",\"attributes\":["
+        + "{\"key\":\"gen_ai.evaluation.name\",\"value\":{\"stringValue\":\"task\"}},"
+        + "{\"key\":\"gen_ai.evaluation.score.label\",\"value\":{\"stringValue\":\"" + label + "\"}}]}]";
+    return "{\"traceId\":\"" + trace + "\",\"spanId\":\"" + id + "\",\"parentSpanId\":\"" + parent + "\",\"name\":\""
+        + op + "\",\"startTimeUnixNano\":\"" + start + "\",\"attributes\":[{\"key\":\"gen_ai.operation.name\","
+        + "\"value\":{\"stringValue\":\"" + op + "\"}}," + attrs + "]" + events + "}";
   }
 
   private static String size(Path dir) throws Exception {
