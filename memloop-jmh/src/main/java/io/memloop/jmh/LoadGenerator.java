@@ -8,10 +8,6 @@ import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTranspor
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,43 +108,70 @@ public final class LoadGenerator {
     return new Result(done.get() / elapsed, errors.get(), recorder.getIntervalHistogram());
   }
 
-  /** retrieve with an embedding, then reward, over HTTP/JSON. */
+  /**
+   * retrieve with an embedding, then reward, over HTTP/JSON, with Jetty's HTTP client (bodies prepared up front, the
+   * retrieval id read from the answer without parsing it whole): the generator shares the server's cores, so it
+   * should cost as little as it can.
+   */
   static final class HttpEpisode implements Episode {
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
-    private final String base;
+    private static final String ID_FIELD = "\"retrievalId\":\"";
+    private final org.eclipse.jetty.client.HttpClient http = new org.eclipse.jetty.client.HttpClient();
+    private final java.net.URI retrieve;
+    private final java.net.URI rewards;
     private final String auth;
-    private final String[] bodies;
+    private final byte[][] bodies;
 
-    HttpEpisode(String url, String key, String ns) {
-      this.base = url + "/v1/namespaces/" + ns;
+    HttpEpisode(String url, String key, String ns) throws Exception {
+      String base = url + "/v1/namespaces/" + ns;
+      this.retrieve = java.net.URI.create(base + "/retrieve");
+      this.rewards = java.net.URI.create(base + "/rewards");
       this.auth = "Bearer " + key;
+      http.setMaxConnectionsPerDestination(512);
+      http.setMaxRequestsQueuedPerDestination(1 << 16);
+      http.setIdleTimeout(30_000); // instead of a timer per request: a stalled connection fails its requests
+      http.start();
       ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x10ADL, 100_000);
-      bodies = new String[4096];
+      bodies = new byte[4096][];
       for (int i = 0; i < bodies.length; i++) {
         StringBuilder sb = new StringBuilder("{\"embedding\":[");
         float[] q = vectors.query(i);
         for (int d = 0; d < q.length; d++) {
           sb.append(d == 0 ? "" : ",").append(q[d]);
         }
-        bodies[i] = sb.append("]}").toString();
+        bodies[i] = sb.append("]}").toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
       }
     }
 
     @Override
     public boolean run(long n) throws Exception {
-      HttpResponse<String> r = post("/retrieve", bodies[(int) (n % bodies.length)]);
-      if (r.statusCode() != 200) {
+      org.eclipse.jetty.client.ContentResponse r = post(retrieve, bodies[(int) (n % bodies.length)]);
+      if (r.getStatus() != 200) {
         return false;
       }
-      String id = Json.MAPPER.readTree(r.body()).get("retrievalId").asText();
-      return post("/rewards", "{\"retrievalId\":\"" + id + "\",\"reward\":" + ((n & 1) == 0 ? 1 : -1) + "}").statusCode() == 200;
+      String body = r.getContentAsString();
+      int at = body.indexOf(ID_FIELD);
+      if (at < 0) {
+        return false;
+      }
+      int from = at + ID_FIELD.length();
+      String id = body.substring(from, body.indexOf('"', from));
+      byte[] reward = ("{\"retrievalId\":\"" + id + "\",\"reward\":" + ((n & 1) == 0 ? 1 : -1) + "}")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      return post(rewards, reward).getStatus() == 200;
     }
 
-    private HttpResponse<String> post(String route, String body) throws Exception {
-      return http.send(HttpRequest.newBuilder(URI.create(base + route)).timeout(Duration.ofSeconds(30))
-          .header("Authorization", auth).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    private org.eclipse.jetty.client.ContentResponse post(java.net.URI uri, byte[] body) throws Exception {
+      return http.POST(uri).headers(h -> h.put("Authorization", auth))
+          .body(new org.eclipse.jetty.client.BytesRequestContent("application/json", body)).send();
+    }
+
+    @Override
+    public void close() {
+      try {
+        http.stop();
+      } catch (Exception e) {
+        throw new IllegalStateException("stopping the HTTP client", e);
+      }
     }
   }
 

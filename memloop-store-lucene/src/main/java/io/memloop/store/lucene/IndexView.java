@@ -81,14 +81,26 @@ final class IndexView {
     reader.decRef();
   }
 
+  /** Graphs of at most this many groups get the narrower HNSW search of {@link #candidates}. */
+  static final int SMALL_GRAPH = 150_000;
+
+  /**
+   * How many candidates Lucene's HNSW search is asked for to return the best {@code k} groups of a graph of
+   * {@code graphSize} groups: {@code max(3k, k + 35)} (40 for k = 5) up to {@link #SMALL_GRAPH} groups, and
+   * {@code max(3k, k + 75)} (80) above. Measured recall@5 on the clustered stores (BENCHMARKS.md "Phase A
+   * recall@5"): at 100k, 40 candidates 1.000 (tuning queries) as 80 did, 30 → 0.998, 20 → 0.984; at 1M in one
+   * segment 32 → 0.85, 64 → 0.95, 80 → 0.97–0.99. The search is about half of a retrieval's CPU, so it is not
+   * made wider than the graph needs.
+   */
+  static long candidates(int k, int graphSize) {
+    return Math.max(3L * k, k + (graphSize <= SMALL_GRAPH ? 35L : 75L));
+  }
+
   /**
    * The {@code k} groups of {@code ns} most similar to {@code query} with similarity at least {@code
    * minSimilarity}, best first (ties by id). Lucene's HNSW search is asked for more than {@code k}
-   * ({@code max(3k, k + 75)}, 80 for k = 5): on the 1M clustered store merged into one segment, 32
-   * candidates gave recall@5 0.85, 64 gave 0.946–0.959 and 80 gives 0.973–0.986 on three query sets at
-   * retrieve p50 0.79 ms, p99 1.26 ms; see BENCHMARKS.md) to raise recall; similarities are recomputed
-   * exactly so that the gate
-   * and ties match the in-memory store. Deleted groups are never returned; {@code staleGroups} groups
+   * ({@link #candidates}) to raise recall; similarities are recomputed exactly so that the gate and ties match
+   * the in-memory store. Deleted groups are never returned; {@code staleGroups} groups
    * deleted since the reader was opened may still be in it, so HNSW is asked for that many more.
    * Caller holds {@code ns}'s lock.
    *
@@ -100,7 +112,7 @@ final class IndexView {
     Map<Long, GroupHit> hits = new HashMap<>();
     long stale = Math.min(Math.max(0, staleGroups), Integer.MAX_VALUE / 4);
     int inNamespace = ns.groups.size();
-    int kSearch = (int) Math.min(inNamespace + stale, Math.max(3L * k, k + 75L) + stale);
+    int kSearch = (int) Math.min(inNamespace + stale, candidates(k, groups.size()) + stale);
     if (kSearch > 0) {
       Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
       TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);
