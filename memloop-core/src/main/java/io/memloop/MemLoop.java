@@ -1,6 +1,7 @@
 package io.memloop;
 
 import io.memloop.embed.Embedder;
+import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
 import io.memloop.store.RetrievalRecord;
@@ -53,6 +54,21 @@ public final class MemLoop implements AutoCloseable {
   private final io.memloop.events.EventSink events;
   /** Namespaces whose configuration the event sink has been told. */
   private final java.util.Set<String> configReported = ConcurrentHashMap.newKeySet();
+
+  /** A member of a recalled intent group, enough for the duplicate check without holding the memory. */
+  private record Member(String id, Outcome outcome, int experienceHash) {}
+
+  /** What a retrieval recalled, for {@link MemLoopConfig.MergeScope#RETRIEVED}: its query and its best intent. */
+  private record Recalled(float[] query, @Nullable String intentId, double similarity, List<Member> members) {}
+
+  /** Namespace + newline + retrieval id → what it recalled; the newest {@code RETRIEVED_KEPT}. */
+  private final Map<String, Recalled> recalled = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Recalled> eldest) {
+          return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
+        }
+      });
 
   private MemLoop(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");
@@ -182,6 +198,12 @@ public final class MemLoop implements AutoCloseable {
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
+    if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
+      IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
+      recalled.put(namespace + "\n" + record.id(), best == null ? new Recalled(query, null, Double.NEGATIVE_INFINITY, List.of())
+          : new Recalled(query, best.intentId(), best.similarity(),
+              best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode())).toList()));
+    }
     reportConfig(namespace, config, now);
     events.retrieved(namespace, now, intent, query, retrieval);
     return retrieval;
@@ -314,16 +336,33 @@ public final class MemLoop implements AutoCloseable {
         namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
         config.initialQ(outcome), clock.instant());
     Memory stored;
+    // mergeScope=RETRIEVED: the episode's retrieval already found the nearest intent for this very query
+    Recalled episode = retrievalId == null || config.mergeScope() != MemLoopConfig.MergeScope.RETRIEVED ? null
+        : recalled.remove(namespace + "\n" + retrievalId);
+    if (episode != null && !java.util.Arrays.equals(episode.query(), embedding)) {
+      episode = null; // another intent than the retrieval's: search
+    }
+    boolean joins = episode != null && episode.intentId() != null && episode.similarity() >= config.mergeThreshold();
     if (config.consolidation() == MemLoopConfig.Consolidation.EXACT_DUPLICATES) {
-      // one nearest-intent search serves both the duplicate check and where the memory goes
-      var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
-      Optional<Memory> same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
+      // one nearest-intent search (or the retrieval's) serves both the duplicate check and where the memory goes
+      Optional<Memory> same;
+      String nearestId;
+      if (episode != null) {
+        same = joins ? duplicateIn(namespace, episode.members(), experience, outcome) : Optional.empty();
+        nearestId = joins ? episode.intentId() : null;
+      } else {
+        var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
+        same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
+        nearestId = nearest.isEmpty() ? null : nearest.getFirst().intentId();
+      }
       if (same.isPresent()) {
         reportConfig(namespace, config, fresh.createdAt());
         events.remembered(namespace, fresh.createdAt(), same.get(), true, retrievalId);
         return same.get();
       }
-      stored = store.insert(fresh, config.mergeThreshold(), nearest.isEmpty() ? null : nearest.getFirst().intentId());
+      stored = store.insert(fresh, config.mergeThreshold(), nearestId);
+    } else if (episode != null) {
+      stored = store.insert(fresh, config.mergeThreshold(), joins ? episode.intentId() : null);
     } else {
       stored = store.insert(fresh, config.mergeThreshold());
     }
@@ -349,6 +388,21 @@ public final class MemLoop implements AutoCloseable {
         events.forgot(namespace, clock.instant(), victim.get());
       }
     }
+  }
+
+  /** As {@link #duplicateIn(List, String, Outcome)} over the members a retrieval recalled, read back from the store. */
+  private Optional<Memory> duplicateIn(String namespace, List<Member> group, String experience, Outcome outcome) {
+    int hash = experience.hashCode();
+    for (int i = group.size() - 1; i >= 0; i--) {
+      Member m = group.get(i);
+      if (m.outcome() == outcome && m.experienceHash() == hash) {
+        Optional<Memory> found = store.get(namespace, m.id()).filter(x -> x.experience().equals(experience));
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    return Optional.empty();
   }
 
   /** The newest memory of {@code group} (oldest first) with this very experience and outcome. */

@@ -43,6 +43,7 @@ import java.util.Objects;
  * @param exploreBudget most explorations per task
  * @param maxMemories most memories a namespace keeps (0: no bound); past it, {@code remember} evicts
  *     the lowest-utility memory (lowest Q, then fewest visits, then oldest)
+ * @param mergeScope where {@code remember} looks for the intent group a new memory joins
  */
 public record MemLoopConfig(
     int k1,
@@ -69,7 +70,8 @@ public record MemLoopConfig(
     TaskLearning taskLearning,
     int exploreAfterFailures,
     int exploreBudget,
-    long maxMemories) {
+    long maxMemories,
+    MergeScope mergeScope) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -106,6 +108,24 @@ public record MemLoopConfig(
     NEWEST_FIRST
   }
 
+  /** Where {@code remember} looks for the intent group a new memory joins. */
+  public enum MergeScope {
+    /** One nearest-intent search of the store for every remembered experience. */
+    NEAREST,
+    /**
+     * When {@code remember} names the retrieval of its episode and repeats that retrieval's intent (the same
+     * embedding), the intents that retrieval recalled decide, with no second search — the best of them if it
+     * clears {@code mergeThreshold}, else a new group (as the MemRL reference merges only into the intents its
+     * retrieval returned). The intents of the {@link #RETRIEVED_KEPT} newest retrievals of a process are kept
+     * for this; otherwise, and for another intent, as {@link #NEAREST}. Identical to {@code NEAREST} unless
+     * another agent stored a nearer intent between the retrieval and the remember.
+     */
+    RETRIEVED;
+
+    /** Retrievals per engine whose recalled intents {@code RETRIEVED} keeps, newest first. */
+    public static final int RETRIEVED_KEPT = 4_096;
+  }
+
   /** What {@code remember} does with an experience identical to one already stored. */
   public enum Consolidation {
     /** Every experience is stored, repeats included (MemRL). */
@@ -137,7 +157,8 @@ public record MemLoopConfig(
    */
   static final Map<String, String> LEGACY_SETTINGS =
       Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
-          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0");
+          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0",
+          "mergeScope", "NEAREST");
 
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
@@ -145,7 +166,8 @@ public record MemLoopConfig(
           "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
-          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories");
+          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories",
+          "mergeScope");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -195,6 +217,7 @@ public record MemLoopConfig(
     Objects.requireNonNull(similarityScope, "similarityScope");
     Objects.requireNonNull(tieBreak, "tieBreak");
     Objects.requireNonNull(consolidation, "consolidation");
+    Objects.requireNonNull(mergeScope, "mergeScope");
     Objects.requireNonNull(taskLearning, "taskLearning");
     Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
     Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
@@ -232,7 +255,8 @@ public record MemLoopConfig(
             .taskLearning(TaskLearning.OFF)
             .exploreAfterFailures(2)
             .exploreBudget(4)
-            .maxMemories(0);
+            .maxMemories(0)
+            .mergeScope(MergeScope.NEAREST);
     return switch (preset) {
       case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
@@ -243,6 +267,7 @@ public record MemLoopConfig(
               .tieBreak(TieBreak.NEWEST_FIRST)
               .consolidation(Consolidation.EXACT_DUPLICATES)
               .taskLearning(TaskLearning.ON)
+              .mergeScope(MergeScope.RETRIEVED)
               .build();
     };
   }
@@ -278,7 +303,8 @@ public record MemLoopConfig(
         .taskLearning(taskLearning)
         .exploreAfterFailures(exploreAfterFailures)
         .exploreBudget(exploreBudget)
-        .maxMemories(maxMemories);
+        .maxMemories(maxMemories)
+        .mergeScope(mergeScope);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -364,6 +390,7 @@ public record MemLoopConfig(
     m.put("exploreAfterFailures", exploreAfterFailures);
     m.put("exploreBudget", exploreBudget);
     m.put("maxMemories", maxMemories);
+    m.put("mergeScope", mergeScope.name());
     return m;
   }
 
@@ -394,6 +421,7 @@ public record MemLoopConfig(
     private int exploreAfterFailures = 2;
     private int exploreBudget = 4;
     private long maxMemories;
+    private MergeScope mergeScope = MergeScope.NEAREST;
 
     private Builder() {}
 
@@ -429,6 +457,7 @@ public record MemLoopConfig(
     public Builder exploreAfterFailures(int v) { exploreAfterFailures = v; return this; }
     public Builder exploreBudget(int v) { exploreBudget = v; return this; }
     public Builder maxMemories(long v) { maxMemories = v; return this; }
+    public Builder mergeScope(MergeScope v) { mergeScope = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -464,6 +493,7 @@ public record MemLoopConfig(
         case "exploreAfterFailures" -> exploreAfterFailures(parseInt(knob, v));
         case "exploreBudget" -> exploreBudget(parseInt(knob, v));
         case "maxMemories" -> maxMemories(parseInt(knob, v));
+        case "mergeScope" -> mergeScope(parseEnum(MergeScope.class, knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -474,7 +504,7 @@ public record MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
           simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
-          exploreBudget, maxMemories);
+          exploreBudget, maxMemories, mergeScope);
     }
 
     private static int parseInt(String knob, String v) {

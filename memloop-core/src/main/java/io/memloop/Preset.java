@@ -21,7 +21,9 @@ public enum Preset {
    * ({@code similarityScope=MEMORY}), ties go to the newest experience ({@code tieBreak=NEWEST_FIRST}),
    * an experience already stored under the same intent is not stored again
    * ({@code consolidation=EXACT_DUPLICATES}), similarity is normalised over the pool (no per-model
-   * constants), per-task learning with exploration is on ({@code taskLearning=ON}), and λ = 0: the
+   * constants), per-task learning with exploration is on ({@code taskLearning=ON}), a remember naming its
+   * episode's retrieval joins an intent that retrieval recalled without searching again
+   * ({@code mergeScope=RETRIEVED}), and λ = 0: the
    * global Q is learned but does not reorder the selection, because every ranking by it we measured
    * lost accuracy. Set {@code lambda} to rank by Q as well.
    */

@@ -70,6 +70,7 @@ class MemLoopConfigTest {
             case "tieBreak" -> "newest_first";
             case "consolidation" -> "exact-duplicates";
             case "taskLearning" -> "on";
+            case "mergeScope" -> "retrieved";
             case "exploreAfterFailures" -> "3";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
@@ -86,7 +87,7 @@ class MemLoopConfigTest {
     Map<String, String> old = new java.util.LinkedHashMap<>(MemLoopConfig.preset(Preset.MEMRL).toSettings());
     old.keySet().removeAll(
         List.of("similarityScope", "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget",
-            "maxMemories"));
+            "maxMemories", "mergeScope"));
     assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
   }
 
@@ -95,7 +96,8 @@ class MemLoopConfigTest {
     assertThat(MemLoopConfig.preset(Preset.MEMRL).differences(MemLoopConfig.preset(Preset.DEFAULT)))
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
-            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> EXACT_DUPLICATES", "taskLearning OFF -> ON");
+            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> EXACT_DUPLICATES", "taskLearning OFF -> ON",
+            "mergeScope NEAREST -> RETRIEVED");
   }
 
   @Test
