@@ -6,7 +6,7 @@ Each round the "agent" gets tasks (here: ops chores, each with one right command
   2. acts as a careful LLM agent would: reuses a shown success recorded for this very task, avoids the
      commands shown as failures for it, and otherwise tries a command it has not seen fail
   3. reports the outcome                           POST /v1/namespaces/{ns}/rewards
-  4. remembers what it did and how it ended        POST /v1/namespaces/{ns}/memories
+  4. remembers what it did and how it ended        POST /v1/namespaces/{ns}/memories (with the retrievalId)
 and the success rate per round shows it learning from its own history (no weights, no training).
 
     python3 examples/agent_loop.py --url http://localhost:7070 --key "$KEY" --namespace team-a
@@ -74,6 +74,7 @@ def main():
                 "intent": task,
                 "experience": command,
                 "outcome": "success" if ok else "failure",
+                "retrievalId": retrieval["retrievalId"],  # links the episode: no second search, export pairs it
             })
         rates.append(successes / len(TASKS))
         print("round %d: %d/%d tasks succeeded" % (round_no, successes, len(TASKS)))

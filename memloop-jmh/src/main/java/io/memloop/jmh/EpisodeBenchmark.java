@@ -87,8 +87,9 @@ public class EpisodeBenchmark {
     Retrieval r = loop.retrieve(Stores.NAMESPACE, intent);
     boolean success = (e & 1) == 0;
     loop.reward(Stores.NAMESPACE, r.id(), success ? 1.0 : -1.0);
+    // naming the episode's retrieval, as an agent does: under mergeScope=RETRIEVED (default) no second search
     Memory m = loop.remember(Stores.NAMESPACE, intent, "episode " + e + ": what was done and how it ended",
-        success ? Outcome.SUCCESS : Outcome.FAILURE);
+        success ? Outcome.SUCCESS : Outcome.FAILURE, r.id());
     remembered.add(m.id());
     if (forgetEvery > 0 && e % forgetEvery == forgetEvery - 1 && remembered.size() > 1) {
       String oldest = remembered.poll();
