@@ -55,8 +55,17 @@ final class ReplayCommand implements Callable<Integer> {
   @Nullable Path output;
 
   @Option(names = "--persist",
-      description = "Replay into the durable store at --store (kept afterwards). Default: a fresh in-memory store, so the same input always gives the same output.")
+      description = "Replay into the durable store at --store (kept afterwards). Default: a fresh in-memory store, so the "
+          + "same input always gives the same output (above " + IN_MEMORY_LIMIT + " episodes, a temporary on-disk store: the "
+          + "in-memory one searches linearly).")
   boolean persist;
+
+  @Option(names = "--in-memory",
+      description = "Keep the in-memory store (exact search, byte-identical output) whatever the input's size.")
+  boolean inMemory;
+
+  /** Above this many episodes a replay without --persist runs on a temporary LuceneStore (sublinear search). */
+  static final int IN_MEMORY_LIMIT = 20_000;
 
   @Option(names = "--seed", paramLabel = "N", defaultValue = "42", description = "Seed of exploration randomness (default: ${DEFAULT-VALUE}).")
   long seed;
@@ -67,9 +76,18 @@ final class ReplayCommand implements Callable<Integer> {
     MemLoopConfig config = engine.config();
     LuceneStoreOptions options = engine.storeOptions();
     Checks.requireNamespace(engine.namespace);
+    if (persist && inMemory) {
+      throw MemLoopException.invalid("--in-memory", "cannot be combined with --persist");
+    }
     Path dir = persist ? Session.storeDirectory(engine) : null;
     requireOutputIsNotInput();
     List<ReplayEpisode> episodes = read();
+    Path scratch = null;
+    if (!persist && !inMemory && episodes.size() > IN_MEMORY_LIMIT) {
+      scratch = Files.createTempDirectory("memloop-replay-");
+      spec.commandLine().getErr().printf(java.util.Locale.ROOT, "memloop: %d episodes: replaying on a temporary on-disk store "
+          + "(HNSW search; --in-memory for exact, byte-identical replays, linear in the store's size)%n", episodes.size());
+    }
     Embedder embedder = Session.embedder(engine);
     MemoryStore store = persist && LuceneStore.exists(dir) ? LuceneStore.open(dir, options) : null;
     MemLoop loop;
@@ -83,7 +101,8 @@ final class ReplayCommand implements Callable<Integer> {
       int dim = dimension(episodes, store, embedder);
       List<float[]> embeddings = embeddings(episodes, dim, embedder);
       if (store == null) {
-        store = persist ? LuceneStore.open(dir, dim, options) : new InMemoryStore(dim);
+        store = persist ? LuceneStore.open(dir, dim, options)
+            : scratch != null ? LuceneStore.open(scratch, dim, options) : new InMemoryStore(dim);
       }
       events = engine.eventSink();
       loop = engine.engineBuilder(config).store(store).seed(seed).events(events).build();
@@ -92,10 +111,26 @@ final class ReplayCommand implements Callable<Integer> {
       try {
         events.close();
       } finally {
-        if (store != null) {
-          store.close();
+        try {
+          if (store != null) {
+            store.close();
+          }
+        } finally {
+          if (scratch != null) {
+            deleteTree(scratch);
+          }
         }
       }
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // a temporary directory left behind is harmless; the OS cleans its temp area
     }
   }
 
