@@ -197,6 +197,8 @@ class MemLoopCliTest {
     assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "colour: unknown field");
     Files.writeString(input, "{not json\n");
     assertOneReadableLine(run("replay", "--input", input.toString(), "--embedder", "none"), MemLoopCli.USAGE, "--input: line 1: not valid JSON");
+    assertOneReadableLine(run(withStore("replay", "--input", input.toString(), "--persist", "--in-memory")), MemLoopCli.USAGE,
+        "--in-memory: cannot be combined with --persist");
   }
 
   /**
