@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "evaluate",
     description = {"Off-policy evaluation from an event log (docs/event-log.md): how each candidate configuration would "
         + "have done on the logged retrievals, estimated from the rewards the logging policy got (IPS, doubly robust, "
-        + "direct method), with 95 % intervals and effective sample size.",
+        + "direct method), with 95 %% intervals and effective sample size.",
         "A candidate is a preset, optionally with knobs: memrl, similarity, 'memrl:lambda=0.8,k2=5'. It is evaluated greedy "
         + "and without per-task learning (its ledger is not in the log)."})
 final class EvaluateCommand implements Callable<Integer> {

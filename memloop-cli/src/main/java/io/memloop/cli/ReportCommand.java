@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "report",
     description = {"The decision report of an event log (docs/event-log.md): what the current policy achieves, what each "
-        + "MemLoop configuration is estimated to achieve (off-policy, with 95 % intervals), how many more episodes would "
+        + "MemLoop configuration is estimated to achieve (off-policy, with 95 %% intervals), how many more episodes would "
         + "narrow each interval, and what each costs per episode. Writes report.md and report.html with charts."})
 final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
