@@ -135,13 +135,21 @@ public interface MemoryStore extends AutoCloseable {
 
   /** The sequence number in a memory id {@code m<digits>}; -1 for another form (or one past {@code Long.MAX_VALUE}). */
   static long sequenceOf(String memoryId) {
-    int n = memoryId.length();
-    if (n < 2 || n > 20 || memoryId.charAt(0) != 'm') {
+    return sequenceOf(memoryId, 'm');
+  }
+
+  /**
+   * The sequence number in an id {@code <kind><digits>} (stores name intent groups {@code i}, memories {@code m},
+   * retrievals {@code r}); -1 for another form (or one past {@code Long.MAX_VALUE}).
+   */
+  static long sequenceOf(String id, char kind) {
+    int n = id.length();
+    if (n < 2 || n > 20 || id.charAt(0) != kind) {
       return -1;
     }
     long v = 0;
     for (int i = 1; i < n; i++) {
-      char c = memoryId.charAt(i);
+      char c = id.charAt(i);
       if (c < '0' || c > '9') {
         return -1;
       }

@@ -8,23 +8,8 @@ package io.memloop.store.lucene;
 final class Ids {
   private Ids() {}
 
-  /** The sequence number of {@code id} if it is a canonical id of kind {@code kind}, else -1. */
+  /** The sequence number of {@code id} if it is a canonical id of kind {@code kind} (no leading zero), else -1. */
   static long parse(String id, char kind) {
-    int n = id.length();
-    if (n < 2 || n > 20 || id.charAt(0) != kind || id.charAt(1) == '0') {
-      return -1;
-    }
-    long v = 0;
-    for (int i = 1; i < n; i++) {
-      char c = id.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      v = v * 10 + (c - '0');
-      if (v < 0) {
-        return -1;
-      }
-    }
-    return v;
+    return id.length() > 1 && id.charAt(1) == '0' ? -1 : io.memloop.store.MemoryStore.sequenceOf(id, kind);
   }
 }
