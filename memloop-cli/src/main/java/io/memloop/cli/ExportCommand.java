@@ -1,13 +1,11 @@
 package io.memloop.cli;
 
 import io.memloop.MemLoopConfig;
-import io.memloop.MemLoopException;
 import io.memloop.Preset;
 import io.memloop.history.EventLogImport;
 import io.memloop.history.RlExport;
 import io.memloop.server.Json;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -24,8 +22,6 @@ import picocli.CommandLine.Spec;
         + "dpo or grpo, in the JSON Lines layouts TRL's trainers read.",
         "Malformed lines are reported with file, line and reason; with --strict nothing is written."})
 final class ExportCommand implements Callable<Integer> {
-  private static final int SHOWN = 10;
-
   @Spec CommandSpec spec;
 
   @Option(names = {"-i", "--input"}, paramLabel = "PATH", required = true, description = "An event log file, or a directory of them.")
@@ -47,12 +43,7 @@ final class ExportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     RlExport.Format f = RlExport.Format.parse(format);
-    if (Files.isDirectory(output)) {
-      throw MemLoopException.invalid("--output", output + " is a directory");
-    }
-    if (Files.exists(input) && Files.exists(output) && isSameFile(input, output)) {
-      throw MemLoopException.invalid("--output", "must not be the input file");
-    }
+    CliOutput.requireOutputIsNotInput(output, input.toString());
     RlExport.Result r = RlExport.run(input, f, output, strict, MemLoopConfig.preset(Preset.DEFAULT));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -70,21 +61,7 @@ final class ExportCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "wrote %d %s record(s) to %s from %d rollout(s) in %d task group(s) (%d rewarded retrievals)%n",
         r.records(), f.name().toLowerCase(Locale.ROOT), output, r.rollouts(), r.groups(), r.rewardedRetrievals());
     r.leftOut().forEach((why, n) -> out.printf(Locale.ROOT, "left out %d: %s%n", n, why));
-    if (!r.skipped().isEmpty()) {
-      out.printf(Locale.ROOT, "skipped %d malformed line(s):%n", r.skipped().size());
-      r.skipped().stream().limit(SHOWN).forEach(s -> out.println("  " + Text.printable(s.toString())));
-      if (r.skipped().size() > SHOWN) {
-        out.printf(Locale.ROOT, "  ... and %d more (--json lists them all)%n", r.skipped().size() - SHOWN);
-      }
-    }
+    CliOutput.printSkipped(out, r.skipped(), "line(s)");
     return 0;
-  }
-
-  private static boolean isSameFile(Path a, Path b) {
-    try {
-      return Files.isSameFile(a, b);
-    } catch (java.io.IOException e) {
-      return false;
-    }
   }
 }

@@ -22,8 +22,6 @@ import picocli.CommandLine.Model.CommandSpec;
         + "the rest is imported, with --strict nothing is. (Logs in the replay format: 'memloop replay --persist'; agent "
         + "traces as OpenTelemetry GenAI spans: --format otlp.)"})
 final class ImportCommand implements Callable<Integer> {
-  private static final int SHOWN = 10;
-
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
 
@@ -68,13 +66,7 @@ final class ImportCommand implements Callable<Integer> {
                   + " (%d for memories not in the log, ignored); %d forgotten memories left out%n",
               r.memories(), r.namespaces(), r.events(), r.rewardsReplayed(), r.rewardsForUnknownMemories(), r.forgotten());
         }
-        if (!r.skipped().isEmpty()) {
-          out.printf(java.util.Locale.ROOT, "skipped %d malformed line(s) or run(s):%n", r.skipped().size());
-          r.skipped().stream().limit(SHOWN).forEach(s -> out.println("  " + Text.printable(s.toString())));
-          if (r.skipped().size() > SHOWN) {
-            out.printf(java.util.Locale.ROOT, "  ... and %d more (--json lists them all)%n", r.skipped().size() - SHOWN);
-          }
-        }
+        CliOutput.printSkipped(out, r.skipped(), otlp ? "record(s) or run(s)" : "line(s)");
       }
     }
     return 0;

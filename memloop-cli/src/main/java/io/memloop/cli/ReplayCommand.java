@@ -80,7 +80,7 @@ final class ReplayCommand implements Callable<Integer> {
       throw MemLoopException.invalid("--in-memory", "cannot be combined with --persist");
     }
     Path dir = persist ? Session.storeDirectory(engine) : null;
-    requireOutputIsNotInput();
+    CliOutput.requireOutputIsNotInput(output, input);
     List<ReplayEpisode> episodes = read();
     Path scratch = null;
     if (!persist && !inMemory && episodes.size() > IN_MEMORY_LIMIT) {
@@ -257,22 +257,6 @@ final class ReplayCommand implements Callable<Integer> {
       throw MemLoopException.invalid("--input", "no such file: " + p);
     }
     return Files.newInputStream(p);
-  }
-
-  private void requireOutputIsNotInput() throws IOException {
-    if (output == null) {
-      return;
-    }
-    if (output.toString().isBlank()) {
-      throw MemLoopException.invalid("--output", "must not be empty");
-    }
-    if (Files.isDirectory(output)) {
-      throw MemLoopException.invalid("--output", output + " is a directory");
-    }
-    Path in = Path.of(input);
-    if (!input.equals("-") && Files.exists(output) && Files.exists(in) && Files.isSameFile(in, output)) {
-      throw MemLoopException.invalid("--output", "is the input file " + in + "; write the results elsewhere");
-    }
   }
 
   private PrintWriter writer() throws IOException {
