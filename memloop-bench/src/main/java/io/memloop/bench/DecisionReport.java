@@ -144,25 +144,12 @@ public final class DecisionReport {
     s.append("## Each configuration, estimated from the log\n\n");
     s.append("Doubly robust estimate of the success rate (95 % interval), its difference from the current policy on the same "
         + "decisions, self-normalised IPS for comparison, and what each shows per episode.\n\n");
-    s.append("| configuration | success (DR) | vs current | SNIPS | verdict | shown per episode |\n");
-    s.append("|---|---|---|---|---|---|\n");
-    for (Line l : lines) {
-      Report rep = l.report();
-      s.append("| ").append(md(rep.candidate())).append(" | ").append(interval(rep.drSuccess())).append(" | ")
-          .append(signedInterval(rep.drSuccessGain())).append(" | ").append(interval(rep.snipsSuccess())).append(" | ")
-          .append(verdict(l)).append(" | ").append(tokens(rep.slates())).append(" |\n");
-    }
+    estimates(lines).markdown(s);
     s.append("\n![estimates](estimates.png)\n\n");
     s.append("## How many more episodes\n\n");
     s.append("An interval narrows as 1/√n: more logged episodes under the same logging configuration. A configuration the "
         + "log cannot evaluate yet needs enough exploration that matches its choices (30 expected matches).\n\n");
-    s.append("| configuration | ± now | more episodes to halve it | to ± 5 points | to ± 2 points | until evaluable |\n");
-    s.append("|---|---|---|---|---|---|\n");
-    for (Line l : lines) {
-      s.append("| ").append(md(l.report().candidate())).append(" | ").append(pct(l.halfWidth())).append(" | ").append(l.moreToHalve())
-          .append(" | ").append(l.moreToTarget0()).append(" | ").append(l.moreToTarget1()).append(" | ").append(l.moreToEvaluable())
-          .append(" |\n");
-    }
+    precision(lines).markdown(s);
     s.append("\n![precision](precision.png)\n\n");
     s.append("## Compute\n\n");
     s.append("The cost that grows with memory is prompt length: the experiences shown are added to every prompt (about 4 "
@@ -187,6 +174,49 @@ public final class DecisionReport {
     return s.toString();
   }
 
+  /**
+   * A table of the report, rendered into both documents; {@code flagged} rows show their {@code flaggedColumn}
+   * cell as a warning in HTML.
+   */
+  private record Table(List<String> header, List<List<String>> rows, List<Boolean> flagged, int flaggedColumn) {
+    void markdown(StringBuilder s) {
+      s.append("| ").append(String.join(" | ", header)).append(" |\n|").append("---|".repeat(header.size())).append('\n');
+      for (List<String> row : rows) {
+        s.append("| ").append(String.join(" | ", row.stream().map(DecisionReport::md).toList())).append(" |\n");
+      }
+    }
+
+    void html(StringBuilder h) {
+      h.append("<table><thead><tr>");
+      header.forEach(c -> h.append("<th>").append(esc(c)).append("</th>"));
+      h.append("</tr></thead><tbody>\n");
+      for (int i = 0; i < rows.size(); i++) {
+        h.append("<tr>");
+        for (int c = 0; c < header.size(); c++) {
+          h.append(flagged.get(i) && c == flaggedColumn ? "<td class=\"warn\">" : "<td>").append(esc(rows.get(i).get(c))).append("</td>");
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</tbody></table>\n");
+    }
+  }
+
+  private static Table estimates(List<Line> lines) {
+    return new Table(List.of("configuration", "success (DR)", "vs current", "SNIPS", "verdict", "shown per episode"),
+        lines.stream().map(l -> List.of(l.report().candidate(), interval(l.report().drSuccess()),
+            signedInterval(l.report().drSuccessGain()), interval(l.report().snipsSuccess()), verdict(l),
+            tokens(l.report().slates()))).toList(),
+        lines.stream().map(l -> !l.trusted()).toList(), 4);
+  }
+
+  private static Table precision(List<Line> lines) {
+    return new Table(List.of("configuration", "± now", "more episodes to halve it", "to ± 5 points", "to ± 2 points",
+            "until evaluable"),
+        lines.stream().map(l -> List.of(l.report().candidate(), pct(l.halfWidth()), l.moreToHalve(), l.moreToTarget0(),
+            l.moreToTarget1(), l.moreToEvaluable())).toList(),
+        lines.stream().map(l -> false).toList(), -1);
+  }
+
   /** Text from the log in Markdown: no table breaks, no markup. */
   private static String md(String text) {
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("*", "\\*").replace("_", "\\_").replace("`", "\\`")
@@ -206,28 +236,15 @@ public final class DecisionReport {
     h.append("<h2>The current policy</h2>\n");
     h.append(String.format(Locale.ROOT, "<p>Success rate <strong>%s</strong> (95 %% interval), mean reward %.3f; per episode it "
         + "showed %s.</p>%n", esc(interval(r.loggedSuccess())), r.loggedReward(), esc(tokens(r.logged()))));
-    h.append("<h2>Each configuration, estimated from the log</h2>\n<table><thead><tr><th>configuration</th><th>success (DR)</th>"
-        + "<th>vs current</th><th>SNIPS</th><th>verdict</th><th>shown per episode</th></tr></thead><tbody>\n");
-    for (Line l : lines) {
-      Report rep = l.report();
-      h.append("<tr><td>").append(esc(rep.candidate())).append("</td><td>").append(esc(interval(rep.drSuccess())))
-          .append("</td><td>").append(esc(signedInterval(rep.drSuccessGain()))).append("</td><td>")
-          .append(esc(interval(rep.snipsSuccess()))).append("</td><td").append(l.trusted() ? ">" : " class=\"warn\">")
-          .append(esc(verdict(l))).append("</td><td>").append(esc(tokens(rep.slates()))).append("</td></tr>\n");
-    }
-    h.append("</tbody></table>\n<figure><img src=\"estimates.png\" alt=\"estimated success per configuration\">"
+    h.append("<h2>Each configuration, estimated from the log</h2>\n");
+    estimates(lines).html(h);
+    h.append("<figure><img src=\"estimates.png\" alt=\"estimated success per configuration\">"
         + "<figcaption>Doubly robust estimates with 95 % intervals; the dashed line is the current policy "
         + "(<a href=\"estimates.svg\">SVG</a>).</figcaption></figure>\n");
     h.append("<h2>How many more episodes</h2>\n<p>An interval narrows as 1/&radic;n. A configuration the log cannot evaluate "
-        + "yet needs enough exploration that matches its choices (30 expected matches).</p>\n<table><thead><tr>"
-        + "<th>configuration</th><th>&plusmn; now</th><th>more to halve it</th><th>to &plusmn; 5 points</th>"
-        + "<th>to &plusmn; 2 points</th><th>until evaluable</th></tr></thead><tbody>\n");
-    for (Line l : lines) {
-      h.append("<tr><td>").append(esc(l.report().candidate())).append("</td><td>").append(esc(pct(l.halfWidth()))).append("</td><td>")
-          .append(l.moreToHalve()).append("</td><td>").append(l.moreToTarget0()).append("</td><td>").append(l.moreToTarget1())
-          .append("</td><td>").append(esc(l.moreToEvaluable())).append("</td></tr>\n");
-    }
-    h.append("</tbody></table>\n<figure><img src=\"precision.png\" alt=\"interval half-width against logged episodes\">"
+        + "yet needs enough exploration that matches its choices (30 expected matches).</p>\n");
+    precision(lines).html(h);
+    h.append("<figure><img src=\"precision.png\" alt=\"interval half-width against logged episodes\">"
         + "<figcaption>Half-width of each 95 % interval as the log grows (<a href=\"precision.svg\">SVG</a>).</figcaption></figure>\n");
     h.append("<h2>Compute</h2>\n<p>The cost that grows with memory is prompt length: the experiences shown are added to every "
         + "prompt (about 4 characters per token; table above). Retrieval is about 1 ms of CPU per episode at 100k memories "
