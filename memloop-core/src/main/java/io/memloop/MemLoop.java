@@ -200,9 +200,11 @@ public final class MemLoop implements AutoCloseable {
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
-      recalled.put(namespace + "\n" + record.id(), best == null ? new Recalled(query, null, Double.NEGATIVE_INFINITY, List.of())
-          : new Recalled(query, best.intentId(), best.similarity(),
-              best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode())).toList()));
+      // the members are only for consolidation's duplicate check: not collected when it is off
+      List<Member> members = best == null || config.consolidation() != MemLoopConfig.Consolidation.EXACT_DUPLICATES ? List.of()
+          : best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode())).toList();
+      recalled.put(namespace + "\n" + record.id(), best == null ? new Recalled(query, null, Double.NEGATIVE_INFINITY, members)
+          : new Recalled(query, best.intentId(), best.similarity(), members));
     }
     reportConfig(namespace, config, now);
     events.retrieved(namespace, now, intent, query, retrieval);

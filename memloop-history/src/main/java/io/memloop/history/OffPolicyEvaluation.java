@@ -188,13 +188,16 @@ public final class OffPolicyEvaluation {
       double uniform = eps * k / m;
       boolean greedySlate = true;
       boolean drawable = slate.size() == k;
+      int found = 0;
       for (Candidate c : pool) {
         boolean inGreedy = c.probability() - uniform > (1 - eps) / 2; // greedy members have (1−ε)·1 + ε·k/m
         boolean in = slate.contains(c.memoryId());
+        found += in ? 1 : 0;
         greedySlate &= inGreedy == in;
         drawable &= !in || c.probability() > 0 || c.selected();
       }
-      drawable &= pool.stream().filter(c -> slate.contains(c.memoryId())).count() == slate.size();
+      greedySlate &= found == slate.size(); // every member is in the pool
+      drawable &= found == slate.size();
       return (1 - eps) * (greedySlate ? 1 : 0) + (drawable ? eps / binomial(m, k) : 0);
     }
     double p = 1;

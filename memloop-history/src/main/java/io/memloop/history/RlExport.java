@@ -40,6 +40,8 @@ public final class RlExport {
   /** Prompt layout version, written on every line. */
   public static final String PROMPT_VERSION = "memloop-prompt-v1";
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Why a rollout is left out of the formats that train on what the agent did. */
+  private static final String NO_COMPLETION = "no experience was remembered for the retrieval (nothing the agent did to train on)";
 
   /** What can be exported. */
   public enum Format {
@@ -308,7 +310,7 @@ public final class RlExport {
     for (List<Rollout> group : groups.values()) {
       for (Rollout r : group) {
         if (r.completion == null) {
-          leftOut.merge("no experience was remembered for the retrieval (nothing the agent did to train on)", 1, Integer::sum);
+          leftOut.merge(NO_COMPLETION, 1, Integer::sum);
           continue;
         }
         if (format == Format.SFT && !r.success()) {
@@ -337,7 +339,7 @@ public final class RlExport {
       Map<List<String>, List<Rollout>> losses = new LinkedHashMap<>();
       for (Rollout r : group) {
         if (r.completion == null) {
-          leftOut.merge("no experience was remembered for the retrieval (nothing the agent did to train on)", 1, Integer::sum);
+          leftOut.merge(NO_COMPLETION, 1, Integer::sum);
           continue;
         }
         List<String> prompt = guided(r) ? r.injected() : List.of(); // pairs share their prompt exactly
