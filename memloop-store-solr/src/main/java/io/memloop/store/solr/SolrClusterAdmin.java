@@ -1,0 +1,167 @@
+package io.memloop.store.solr;
+
+import io.memloop.MemLoopException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.apache.solr.client.solrj.SolrRequest;
+import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.request.CollectionAdminRequest;
+import org.apache.solr.client.solrj.request.ConfigSetAdminRequest;
+import org.apache.solr.client.solrj.request.GenericSolrRequest;
+import org.apache.solr.common.SolrException;
+import org.apache.solr.common.util.ContentStreamBase;
+import org.apache.solr.common.util.NamedList;
+
+/** Connecting to the cluster, and creating MemLoop's collection and config set when they are missing. */
+final class SolrClusterAdmin {
+  static final String CONFIG_RESOURCES = "/io/memloop/store/solr/configset/";
+  static final List<String> CONFIG_FILES = List.of("managed-schema.xml", "solrconfig.xml");
+  private static final long DEFAULT_SOFT_COMMIT_MILLIS = 1_000;
+
+  private SolrClusterAdmin() {}
+
+  static JdkCloudSolrClient connect(SolrStoreOptions o) {
+    try {
+      if (!o.zkHosts().isEmpty()) {
+        return JdkCloudSolrClient.viaZk(o.zkHosts(), Optional.ofNullable(o.chroot()), o.collection(),
+            b -> b.withConnectionTimeout(10, TimeUnit.SECONDS).withRequestTimeout(o.timeoutSeconds(), TimeUnit.SECONDS));
+      }
+      return JdkCloudSolrClient.viaHttp(o.solrUrls(), o.collection(),
+          b -> b.withConnectionTimeout(10, TimeUnit.SECONDS).withRequestTimeout(o.timeoutSeconds(), TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "--store",
+          "--store: cannot reach the Solr cluster at " + o.location() + ": " + rootMessage(e), e);
+    }
+  }
+
+  /**
+   * The dimension of the collection's vectors: an existing collection's (from its schema), or {@code dimensionForNew}
+   * for one created now.
+   */
+  static int ensureCollection(JdkCloudSolrClient client, SolrStoreOptions o, OptionalInt dimensionForNew) {
+    try {
+      if (!CollectionAdminRequest.listCollections(client).contains(o.collection())) {
+        if (dimensionForNew.isEmpty()) {
+          throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--store", "--store: the cluster has no collection "
+              + o.collection() + " (remember something first, or point --store at an existing MemLoop collection)");
+        }
+        create(client, o, dimensionForNew.getAsInt());
+      }
+      int dimension = schemaDimension(client, o.collection());
+      if (dimensionForNew.isPresent() && dimensionForNew.getAsInt() != dimension) {
+        throw MemLoopException.invalid("--dimension", "collection " + o.collection() + " holds " + dimension
+            + "-d vectors, not " + dimensionForNew.getAsInt());
+      }
+      return dimension;
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "--store",
+          "--store: cannot open collection " + o.collection() + " at " + o.location() + ": " + rootMessage(e), e);
+    }
+  }
+
+  private static void create(JdkCloudSolrClient client, SolrStoreOptions o, int dimension)
+      throws SolrServerException, IOException {
+    String configName = "memloop-d" + dimension;
+    List<String> configs = new ConfigSetAdminRequest.List().process(client).getConfigSets();
+    if (!configs.contains(configName)) {
+      try {
+        new ConfigSetAdminRequest.Upload().setConfigSetName(configName)
+            .setUploadStream(new ContentStreamBase.ByteArrayStream(configSetZip(dimension), configName + ".zip", "application/octet-stream"))
+            .process(client);
+      } catch (SolrException e) {
+        if (!new ConfigSetAdminRequest.List().process(client).getConfigSets().contains(configName)) {
+          throw e; // not a race with another process uploading it
+        }
+      }
+    }
+    int live = client.getClusterStateProvider().getLiveNodes().size();
+    int replicas = o.replicas() == SolrStoreOptions.AUTO ? Math.max(1, Math.min(2, live)) : o.replicas();
+    var create = CollectionAdminRequest.createCollection(o.collection(), configName, o.shards(), replicas)
+        .setRouterName("compositeId");
+    create.setWaitForFinalState(true);
+    try {
+      create.process(client);
+    } catch (SolrException e) {
+      if (!CollectionAdminRequest.listCollections(client).contains(o.collection())) {
+        throw e; // not a race with another process creating it
+      }
+    }
+  }
+
+  /** The config set MemLoop ships, for vectors of {@code dimension} components, as the zip Solr's API takes. */
+  static byte[] configSetZip(int dimension) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+      for (String name : CONFIG_FILES) {
+        zip.putNextEntry(new ZipEntry(name));
+        zip.write(configFile(name, dimension).getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** One file of the shipped config set, for {@code dimension}-d vectors. */
+  static String configFile(String name, int dimension) {
+    try (InputStream in = SolrClusterAdmin.class.getResourceAsStream(CONFIG_RESOURCES + name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("@DIMENSION@", Integer.toString(dimension));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The vector field's dimension in the collection's schema; fails for a collection that is not MemLoop's. */
+  private static int schemaDimension(JdkCloudSolrClient client, String collection) throws SolrServerException, IOException {
+    NamedList<Object> r = client.request(
+        new GenericSolrRequest(SolrRequest.METHOD.GET, "/schema/fieldtypes/intent_vector").setRequiresCollection(true),
+        collection);
+    Object type = r.get("fieldType");
+    Object dim = type instanceof java.util.Map<?, ?> m ? m.get("vectorDimension")
+        : type instanceof NamedList<?> n ? n.get("vectorDimension") : null;
+    if (dim == null) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "--store",
+          "--store: collection " + collection + " is not a MemLoop collection (its schema has no intent_vector field type)");
+    }
+    return Integer.parseInt(dim.toString());
+  }
+
+  /** How long a write may take to become searchable: the collection's auto soft commit interval. */
+  static long softCommitMillis(JdkCloudSolrClient client, String collection) {
+    try {
+      NamedList<Object> r = client.request(
+          new GenericSolrRequest(SolrRequest.METHOD.GET, "/config/updateHandler").setRequiresCollection(true), collection);
+      Object config = r.get("config");
+      Object handler = config instanceof java.util.Map<?, ?> m ? m.get("updateHandler")
+          : config instanceof NamedList<?> n ? n.get("updateHandler") : null;
+      Object soft = handler instanceof java.util.Map<?, ?> m ? m.get("autoSoftCommit")
+          : handler instanceof NamedList<?> n ? n.get("autoSoftCommit") : null;
+      Object max = soft instanceof java.util.Map<?, ?> m ? m.get("maxTime") : soft instanceof NamedList<?> n ? n.get("maxTime") : null;
+      long ms = max == null ? -1 : Long.parseLong(max.toString());
+      return ms > 0 ? ms : DEFAULT_SOFT_COMMIT_MILLIS;
+    } catch (SolrServerException | IOException | SolrException | NumberFormatException e) {
+      return DEFAULT_SOFT_COMMIT_MILLIS;
+    }
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String m = t.getMessage();
+    return m == null ? t.getClass().getSimpleName() : m;
+  }
+}

@@ -1,0 +1,1007 @@
+package io.memloop.store.solr;
+
+import io.memloop.Candidate;
+import io.memloop.Memory;
+import io.memloop.MemLoopException;
+import io.memloop.Outcome;
+import io.memloop.Utility;
+import io.memloop.UtilityChange;
+import io.memloop.Vectors;
+import io.memloop.store.IntentMatch;
+import io.memloop.store.MemoryStore;
+import io.memloop.store.NewMemory;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.RewardOutcome;
+import io.memloop.store.StoreCounts;
+import io.memloop.store.TaskNote;
+import io.memloop.store.UtilityUpdate;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrRequest;
+import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.request.AbstractUpdateRequest;
+import org.apache.solr.client.solrj.request.QueryRequest;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.client.solrj.response.QueryResponse;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrDocumentList;
+import org.apache.solr.common.SolrException;
+import org.apache.solr.common.SolrInputDocument;
+import org.apache.solr.common.params.CursorMarkParams;
+import org.apache.solr.common.params.ModifiableSolrParams;
+import org.apache.solr.common.util.NamedList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link MemoryStore} on SolrCloud: one collection holds every namespace, each namespace's documents on one
+ * shard (compositeId {@code namespace!id}), so Phase A is a kNN search routed to that shard and filtered by
+ * tenant. Q, visits and the reward claim are docValues-only fields updated in place (the vector is not
+ * re-indexed), and every read-modify-write carries the document's {@code _version_}: several MemLoop processes
+ * may share one collection without losing an update.
+ *
+ * <p><b>What is real-time and what is not.</b> Reads by id — {@link #get}, a reward's claim and its memories'
+ * utilities, {@link #settings}, {@link #ledger} — go through Solr's real-time get and see every acknowledged write.
+ * Searches — {@link #recall}, {@link #counts}, {@link #page}, {@link #forEachMemory}, {@link #namespaces} and
+ * {@link #evictionCandidate} — see a write once the collection's next soft commit opens a new searcher
+ * ({@code memloop.autoSoftCommit.maxTime}, 1 s in the shipped config set), unless the store was opened with
+ * {@link SolrStoreOptions.Visibility#IMMEDIATE}. A Q value inside a recall result may therefore be up to that
+ * long old. An intent group this process created is remembered until searches can see it, so memories this
+ * process inserts in quick succession still join the same group.
+ *
+ * <p><b>Durability.</b> A write is acknowledged once the shard leader has it in its update log and has forwarded
+ * it to the shard's replicas. A reward is applied in two steps: the retrieval is claimed (exactly once across all
+ * processes, by its version), then its memories' utilities are written in one request, each under its own version;
+ * those that lost a race with another process's update are read again and retried. A process that dies between
+ * the two steps leaves that one reward (which it never acknowledged) claimed with its utilities unchanged.
+ *
+ * <p>Thread-safe.
+ */
+public final class SolrStore implements MemoryStore {
+  private static final String META_ID = "_memloop!meta";
+  private static final String SEQUENCE_ID = "_memloop!sequence";
+  private static final int SEQUENCE_BLOCK = 64;
+  private static final int PAGE = 500;
+  private static final int MAX_CONFLICT_RETRIES = 1_000;
+  private static final String TOLERANT_CHAIN = "memloop-tolerant";
+  private static final String MEMORY_FIELDS =
+      "id,intent,intent_text,embedding,experience,outcome,created,q,visits,updated";
+
+  private final SolrClient client;
+  private final SolrStoreOptions options;
+  private final String collection;
+  private final int dimension;
+  private final Map<String, Object> namespaceLocks = new ConcurrentHashMap<>();
+  private final Map<String, List<RecentIntent>> recentIntents = new ConcurrentHashMap<>();
+  private final long recentIntentNanos;
+  private long sequenceNext;
+  private long sequenceEnd;
+  private volatile boolean closed;
+
+  /** An intent group this process created, kept until searches are sure to see it. */
+  private record RecentIntent(String intentId, long seq, float[] embedding, long createdNanos) {}
+
+  private SolrStore(SolrClient client, SolrStoreOptions options, int dimension, long softCommitMillis) {
+    this.client = client;
+    this.options = options;
+    this.collection = options.collection();
+    this.dimension = dimension;
+    this.recentIntentNanos = TimeUnit.MILLISECONDS.toNanos(2 * softCommitMillis + 2_000);
+  }
+
+  /**
+   * Opens the MemLoop collection named by {@code options}. An existing collection keeps its dimension ({@code
+   * dimensionForNew} must then be empty or equal); a missing one is created with {@code dimensionForNew} from the
+   * config set MemLoop ships (uploaded as {@code memloop-d<dimension>} if the cluster does not have it yet), or,
+   * without a dimension, the call fails with {@link MemLoopException.Reason#NOT_FOUND}.
+   */
+  public static SolrStore open(SolrStoreOptions options, OptionalInt dimensionForNew) {
+    JdkCloudSolrClient client = SolrClusterAdmin.connect(options);
+    try {
+      int dimension = SolrClusterAdmin.ensureCollection(client, options, dimensionForNew);
+      long softCommit = SolrClusterAdmin.softCommitMillis(client, options.collection());
+      SolrStore store = new SolrStore(client, options, dimension, softCommit);
+      store.checkMeta(dimension);
+      return store;
+    } catch (RuntimeException e) {
+      closeQuietly(client);
+      throw e;
+    }
+  }
+
+  /** The options this store was opened with. */
+  public SolrStoreOptions options() {
+    return options;
+  }
+
+  @Override
+  public int dimension() {
+    return dimension;
+  }
+
+  @Override
+  public boolean isDurable() {
+    return true;
+  }
+
+  // ---------------------------------------------------------------- inserts
+
+  @Override
+  public Memory insert(NewMemory memory, double mergeThreshold) {
+    return insert(memory, mergeThreshold, null, false);
+  }
+
+  @Override
+  public Memory insert(NewMemory memory, double mergeThreshold, @Nullable String nearestIntentId) {
+    return insert(memory, mergeThreshold, nearestIntentId, true);
+  }
+
+  private Memory insert(NewMemory m, double mergeThreshold, @Nullable String hint, boolean hinted) {
+    checkOpen();
+    String ns = m.namespace();
+    synchronized (lock(ns)) {
+      Set<String> gone = new TreeSet<>();
+      String intentId = hinted ? hint : nearestIntent(ns, m.intentEmbedding(), mergeThreshold, gone);
+      for (int attempt = 0; ; attempt++) {
+        long seq = nextSequence();
+        String memoryId = "m" + seq;
+        UpdateRequest req = new UpdateRequest();
+        String joined = intentId;
+        if (joined == null) {
+          long intentSeq = nextSequence();
+          joined = "i" + intentSeq;
+          SolrInputDocument intent = doc(ns, joined, "i", intentSeq);
+          intent.addField("vector", floats(m.intentEmbedding()));
+          intent.addField("members", 1);
+          intent.addField("_version_", -1L); // must not exist
+          req.add(intent);
+        } else {
+          SolrInputDocument inc = new SolrInputDocument();
+          inc.addField("id", docId(ns, joined));
+          inc.addField("members", Map.of("inc", 1));
+          inc.addField("_version_", 1L); // must exist: a deleted group is not brought back by this update
+          req.add(inc);
+        }
+        SolrInputDocument doc = doc(ns, memoryId, "m", seq);
+        doc.addField("intent", joined);
+        doc.addField("intent_text", m.intentText());
+        doc.addField("embedding", bytes(m.intentEmbedding()));
+        doc.addField("experience", m.experience());
+        doc.addField("outcome", m.outcome().name());
+        doc.addField("created", m.createdAt().toString());
+        doc.addField("q", m.initialQ());
+        doc.addField("visits", 0L);
+        doc.addField("updated", nanos(m.createdAt()));
+        req.add(doc);
+        try {
+          write(req);
+        } catch (VersionConflict e) {
+          if (attempt >= 3 || joined == null) {
+            throw unavailable("insert", e);
+          }
+          // the group was deleted after it was found: decide again without it
+          gone.add(joined);
+          forgetRecent(ns, joined);
+          intentId = nearestIntent(ns, m.intentEmbedding(), mergeThreshold, gone);
+          continue;
+        }
+        if (intentId == null) {
+          remember(ns, new RecentIntent(joined, seqOf(joined), m.intentEmbedding().clone(), System.nanoTime()));
+        }
+        return new Memory(memoryId, ns, joined, m.intentText(), m.intentEmbedding().clone(), m.experience(), m.outcome(),
+            m.initialQ(), 0, m.createdAt(), m.createdAt());
+      }
+    }
+  }
+
+  /** The most similar intent of {@code ns} with cosine ≥ {@code threshold}, searched and just created, or null. */
+  private @Nullable String nearestIntent(String ns, float[] embedding, double threshold, Set<String> excluded) {
+    String best = null;
+    double bestSim = Double.NEGATIVE_INFINITY;
+    long bestSeq = Long.MAX_VALUE;
+    for (IntentHit h : searchIntents(ns, embedding, 1 + excluded.size())) {
+      if (!excluded.contains(h.intentId) && h.similarity >= threshold) {
+        best = h.intentId;
+        bestSim = h.similarity;
+        bestSeq = h.seq;
+        break;
+      }
+    }
+    for (RecentIntent r : recent(ns)) {
+      double sim = Vectors.dot(embedding, r.embedding);
+      if (!excluded.contains(r.intentId) && sim >= threshold
+          && (sim > bestSim || (sim == bestSim && r.seq < bestSeq))) {
+        best = r.intentId;
+        bestSim = sim;
+        bestSeq = r.seq;
+      }
+    }
+    return best;
+  }
+
+  // ---------------------------------------------------------------- recall and reads
+
+  private record IntentHit(String intentId, long seq, double similarity) {}
+
+  @Override
+  public List<IntentMatch> recall(String namespace, float[] query, int k, double minSimilarity) {
+    checkOpen();
+    if (k <= 0) {
+      return List.of();
+    }
+    List<IntentHit> hits = new ArrayList<>();
+    for (IntentHit h : searchIntents(namespace, query, k)) {
+      if (h.similarity >= minSimilarity) {
+        hits.add(h);
+      }
+    }
+    if (hits.isEmpty()) {
+      return List.of();
+    }
+    Map<String, List<Memory>> members = new HashMap<>();
+    List<String> ids = hits.stream().map(IntentHit::intentId).toList();
+    ModifiableSolrParams p = namespaceQuery(namespace, "m");
+    p.add("fq", "{!terms f=intent}" + String.join(",", ids));
+    p.set("fl", MEMORY_FIELDS);
+    p.set("sort", "seq asc");
+    forEachResult(p, d -> {
+      Memory m = memory(namespace, d);
+      members.computeIfAbsent(m.intentId(), x -> new ArrayList<>()).add(m);
+    });
+    List<IntentMatch> out = new ArrayList<>(hits.size());
+    for (IntentHit h : hits) {
+      List<Memory> ms = members.get(h.intentId);
+      if (ms != null) { // a group whose last memory was deleted may still be searchable until the next soft commit
+        out.add(new IntentMatch(h.intentId, h.similarity, ms));
+      }
+    }
+    return out;
+  }
+
+  /** The {@code k} intents of {@code ns} most similar to {@code query}, most similar first, ties by age. */
+  private List<IntentHit> searchIntents(String ns, float[] query, int k) {
+    ModifiableSolrParams p = namespaceQuery(ns, "i");
+    p.set("q", "{!knn f=vector topK=" + k + "}" + vectorLiteral(query));
+    p.set("fl", "id,seq,score");
+    p.set("rows", k);
+    QueryResponse r = query(p);
+    List<IntentHit> hits = new ArrayList<>(r.getResults().size());
+    for (SolrDocument d : r.getResults()) {
+      // Lucene scores cosine as (1 + cos) / 2
+      double cos = 2.0 * ((Number) d.getFieldValue("score")).doubleValue() - 1.0;
+      String id = shortId((String) d.getFieldValue("id"));
+      hits.add(new IntentHit(id, ((Number) d.getFieldValue("seq")).longValue(), Math.max(-1, Math.min(1, cos))));
+    }
+    hits.sort(Comparator.comparingDouble(IntentHit::similarity).reversed().thenComparingLong(IntentHit::seq));
+    return hits;
+  }
+
+  @Override
+  public Optional<Memory> get(String namespace, String memoryId) {
+    checkOpen();
+    if (MemoryStore.sequenceOf(memoryId) < 0) {
+      return Optional.empty();
+    }
+    SolrDocument d = realTimeGet(docId(namespace, memoryId), MEMORY_FIELDS);
+    return d == null ? Optional.empty() : Optional.of(memory(namespace, d));
+  }
+
+  @Override
+  public void forEachMemory(String namespace, Consumer<Memory> visitor) {
+    checkOpen();
+    ModifiableSolrParams p = namespaceQuery(namespace, "m");
+    p.set("fl", MEMORY_FIELDS);
+    p.set("sort", "seq asc,id asc");
+    forEachResult(p, d -> visitor.accept(memory(namespace, d)));
+  }
+
+  @Override
+  public List<Memory> page(String namespace, @Nullable String afterId, int limit) {
+    checkOpen();
+    if (limit <= 0) {
+      return List.of();
+    }
+    long after = afterId == null ? -1 : MemoryStore.sequenceOf(afterId);
+    ModifiableSolrParams p = namespaceQuery(namespace, "m");
+    p.add("fq", "seq:{" + after + " TO *]");
+    p.set("fl", MEMORY_FIELDS);
+    p.set("sort", "seq asc");
+    p.set("rows", Math.min(limit, 10_000));
+    List<Memory> out = new ArrayList<>();
+    for (SolrDocument d : query(p).getResults()) {
+      out.add(memory(namespace, d));
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<String> evictionCandidate(String namespace, String keepId) {
+    checkOpen();
+    ModifiableSolrParams p = namespaceQuery(namespace, "m");
+    p.add("fq", "-{!term f=id}" + docId(namespace, keepId));
+    p.set("fl", "id");
+    p.set("sort", "q asc,visits asc,seq asc");
+    p.set("rows", 1);
+    SolrDocumentList r = query(p).getResults();
+    return r.isEmpty() ? Optional.empty() : Optional.of(shortId((String) r.getFirst().getFieldValue("id")));
+  }
+
+  @Override
+  public StoreCounts counts(String namespace, Instant now) {
+    checkOpen();
+    ModifiableSolrParams p = namespaceQuery(namespace, null);
+    p.set("rows", 0);
+    p.set("facet", true);
+    p.set("facet.field", "kind");
+    p.set("facet.limit", -1);
+    p.set("facet.mincount", 1);
+    p.add("facet.query", "{!key=pending}(+kind:r +rewarded:0 +expires:[" + nanos(now) + " TO *])");
+    QueryResponse r = query(p);
+    long memories = 0;
+    long intents = 0;
+    var field = r.getFacetField("kind");
+    if (field != null) {
+      for (var c : field.getValues()) {
+        if (c.getName().equals("m")) {
+          memories = c.getCount();
+        } else if (c.getName().equals("i")) {
+          intents = c.getCount();
+        }
+      }
+    }
+    Integer pending = r.getFacetQuery() == null ? null : r.getFacetQuery().get("pending");
+    return new StoreCounts(memories, intents, pending == null ? 0 : pending);
+  }
+
+  @Override
+  public Set<String> namespaces() {
+    checkOpen();
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("q", "*:*");
+    p.add("fq", "kind:(m OR i OR r OR s OR l)");
+    p.set("rows", 0);
+    p.set("facet", true);
+    p.set("facet.field", "tenant");
+    p.set("facet.limit", -1);
+    p.set("facet.mincount", 1);
+    p.set("facet.sort", "index");
+    Set<String> out = new TreeSet<>();
+    var field = query(p).getFacetField("tenant");
+    if (field != null) {
+      field.getValues().forEach(c -> out.add(c.getName()));
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- delete
+
+  @Override
+  public boolean delete(String namespace, String memoryId) {
+    checkOpen();
+    if (MemoryStore.sequenceOf(memoryId) < 0) {
+      return false;
+    }
+    synchronized (lock(namespace)) {
+      String id = docId(namespace, memoryId);
+      String intentId;
+      for (int attempt = 0; ; attempt++) {
+        SolrDocument d = realTimeGet(id, "id,intent,_version_");
+        if (d == null) {
+          return false;
+        }
+        intentId = (String) d.getFieldValue("intent");
+        UpdateRequest req = new UpdateRequest();
+        req.deleteById(id, version(d));
+        try {
+          write(req);
+          break;
+        } catch (VersionConflict e) { // rewarded in between: read it again
+          if (attempt >= MAX_CONFLICT_RETRIES) {
+            throw unavailable("delete", e);
+          }
+        }
+      }
+      // one member fewer; the group goes with its last memory, unless a memory joins it in between
+      String groupId = docId(namespace, intentId);
+      UpdateRequest dec = new UpdateRequest();
+      SolrInputDocument d = new SolrInputDocument();
+      d.addField("id", groupId);
+      d.addField("members", Map.of("inc", -1));
+      d.addField("_version_", 1L);
+      dec.add(d);
+      try {
+        write(dec);
+        SolrDocument group = realTimeGet(groupId, "id,members,_version_");
+        if (group != null && ((Number) group.getFieldValue("members")).longValue() <= 0) {
+          UpdateRequest drop = new UpdateRequest();
+          drop.deleteById(groupId, version(group));
+          write(drop);
+          forgetRecent(namespace, intentId);
+        }
+      } catch (VersionConflict e) {
+        // the group is already gone, or a memory joined it after the count was read: it stays
+      }
+      return true;
+    }
+  }
+
+  // ---------------------------------------------------------------- retrievals and rewards
+
+  @Override
+  public RetrievalRecord saveRetrieval(RetrievalRecordDraft draft) {
+    checkOpen();
+    long seq = nextSequence();
+    RetrievalRecord record = draft.withId("r" + seq);
+    SolrInputDocument d = doc(draft.namespace(), record.id(), "r", seq);
+    d.addField("payload", Payloads.retrieval(record));
+    d.addField("expires", nanos(record.expiresAt()));
+    d.addField("rewarded", 0L);
+    d.addField("claim", 0L);
+    UpdateRequest req = new UpdateRequest();
+    req.add(d);
+    write(req);
+    return record;
+  }
+
+  @Override
+  public RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update) {
+    checkOpen();
+    if (MemoryStore.sequenceOf(retrievalId, 'r') < 0) {
+      return new RewardOutcome.Unknown();
+    }
+    String rid = docId(namespace, retrievalId);
+    SolrDocument r = realTimeGet(rid, "id,payload,rewarded,_version_");
+    if (r == null || r.getFieldValue("payload") == null) {
+      return new RewardOutcome.Unknown();
+    }
+    long rewarded = ((Number) r.getFieldValue("rewarded")).longValue();
+    if (rewarded != 0) {
+      return new RewardOutcome.AlreadyRewarded(instant(rewarded));
+    }
+    RetrievalRecord record = Payloads.retrieval(retrievalId, namespace, (String) r.getFieldValue("payload"));
+    if (now.isAfter(record.expiresAt())) {
+      return new RewardOutcome.Expired(record.expiresAt());
+    }
+    update.check(record);
+    List<String> selected = new ArrayList<>(new LinkedHashSet<>(record.selectedIds()));
+    // compute every new utility before anything changes: a rule that throws leaves all as it was
+    Map<String, SolrDocument> current = memoriesById(namespace, selected);
+    Map<String, Utility> after = new LinkedHashMap<>();
+    List<UtilityChange> changes = new ArrayList<>();
+    for (String id : selected) {
+      SolrDocument d = current.get(id);
+      if (d != null) {
+        Utility before = utility(d);
+        Utility next = update.apply(id, before);
+        after.put(id, next);
+        changes.add(new UtilityChange(id, before.q(), next.q(), next.visits()));
+      }
+    }
+    // claim: exactly once across every process sharing the collection
+    long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+    SolrInputDocument claim = new SolrInputDocument();
+    claim.addField("id", rid);
+    claim.addField("rewarded", Map.of("set", nanos(now) == 0 ? 1L : nanos(now)));
+    claim.addField("claim", Map.of("set", token));
+    claim.addField("_version_", version(r));
+    UpdateRequest claimReq = new UpdateRequest();
+    claimReq.add(claim);
+    try {
+      write(claimReq, false);
+    } catch (VersionConflict e) {
+      SolrDocument again = realTimeGet(rid, "id,rewarded");
+      long at = again == null ? 0 : ((Number) again.getFieldValue("rewarded")).longValue();
+      return at != 0 ? new RewardOutcome.AlreadyRewarded(instant(at)) : new RewardOutcome.Unknown();
+    }
+    List<UtilityChange> applied = writeUtilities(namespace, current, after, changes, update, now);
+    return new RewardOutcome.Applied(record, applied);
+  }
+
+  /**
+   * Writes the new utilities in one request, each under the version it was computed from; a memory another
+   * process updated in between is read again, recomputed and written again until it goes through.
+   */
+  private List<UtilityChange> writeUtilities(String ns, Map<String, SolrDocument> read, Map<String, Utility> after,
+      List<UtilityChange> changes, UtilityUpdate update, Instant now) {
+    if (after.isEmpty()) {
+      commitIfImmediate();
+      return changes;
+    }
+    UpdateRequest req = new UpdateRequest();
+    for (var e : after.entrySet()) {
+      req.add(utilityDoc(ns, e.getKey(), e.getValue(), now, version(read.get(e.getKey()))));
+    }
+    req.setParam("update.chain", TOLERANT_CHAIN);
+    Set<String> failed = new TreeSet<>();
+    NamedList<Object> response = write(req, options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE);
+    for (String docId : tolerantErrors(response)) {
+      failed.add(shortId(docId));
+    }
+    if (failed.isEmpty()) {
+      return changes;
+    }
+    Map<String, UtilityChange> byId = new LinkedHashMap<>();
+    changes.forEach(c -> byId.put(c.memoryId(), c));
+    for (String id : failed) {
+      byId.remove(id);
+      for (int attempt = 0; ; attempt++) {
+        SolrDocument d = realTimeGet(docId(ns, id), "id,q,visits,_version_");
+        if (d == null) {
+          break; // deleted in between: nothing to update
+        }
+        Utility before = utility(d);
+        Utility next = update.apply(id, before);
+        UpdateRequest one = new UpdateRequest();
+        one.add(utilityDoc(ns, id, next, now, version(d)));
+        try {
+          write(one);
+          byId.put(id, new UtilityChange(id, before.q(), next.q(), next.visits()));
+          break;
+        } catch (VersionConflict e) {
+          if (attempt >= MAX_CONFLICT_RETRIES) {
+            throw unavailable("reward", e);
+          }
+        }
+      }
+    }
+    List<UtilityChange> out = new ArrayList<>();
+    for (UtilityChange c : changes) { // in selection order
+      UtilityChange applied = byId.get(c.memoryId());
+      if (applied != null) {
+        out.add(applied);
+      }
+    }
+    return out;
+  }
+
+  private SolrInputDocument utilityDoc(String ns, String memoryId, Utility u, Instant now, long version) {
+    SolrInputDocument d = new SolrInputDocument();
+    d.addField("id", docId(ns, memoryId));
+    d.addField("q", Map.of("set", u.q()));
+    d.addField("visits", Map.of("set", u.visits()));
+    d.addField("updated", Map.of("set", nanos(now)));
+    d.addField("_version_", version);
+    return d;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> tolerantErrors(NamedList<Object> response) {
+    Object header = response.get("responseHeader");
+    if (!(header instanceof NamedList<?> h) || !(h.get("errors") instanceof List<?> errors)) {
+      return List.of();
+    }
+    List<String> ids = new ArrayList<>();
+    for (Object e : errors) {
+      Object id = e instanceof Map<?, ?> m ? m.get("id") : e instanceof NamedList<?> n ? n.get("id") : null;
+      Object type = e instanceof Map<?, ?> m ? m.get("type") : e instanceof NamedList<?> n ? n.get("type") : null;
+      Object message = e instanceof Map<?, ?> m ? m.get("message") : e instanceof NamedList<?> n ? n.get("message") : null;
+      if (id == null || !"ADD".equals(String.valueOf(type)) || message == null || !message.toString().contains("version conflict")) {
+        throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "store",
+            "Solr rejected a utility update: " + e);
+      }
+      ids.add(id.toString());
+    }
+    return ids;
+  }
+
+  private Map<String, SolrDocument> memoriesById(String ns, List<String> ids) {
+    Map<String, SolrDocument> out = new HashMap<>();
+    if (ids.isEmpty()) {
+      return out;
+    }
+    List<String> docIds = new ArrayList<>(ids.size());
+    for (String id : ids) {
+      if (MemoryStore.sequenceOf(id) >= 0) {
+        docIds.add(docId(ns, id));
+      }
+    }
+    if (docIds.isEmpty()) {
+      return out;
+    }
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("fl", "id,q,visits,_version_");
+    try {
+      for (SolrDocument d : client.getById(collection, docIds, p)) {
+        out.put(shortId((String) d.getFieldValue("id")), d);
+      }
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw unavailable("read", e);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- settings and ledger
+
+  @Override
+  public Optional<Map<String, String>> settings(String namespace) {
+    checkOpen();
+    SolrDocument d = realTimeGet(docId(namespace, "s"), "id,payload");
+    return d == null ? Optional.empty() : Optional.of(Payloads.settings((String) d.getFieldValue("payload")));
+  }
+
+  @Override
+  public void saveSettings(String namespace, Map<String, String> settings) {
+    checkOpen();
+    SolrInputDocument d = doc(namespace, "s", "s", 0);
+    d.addField("payload", Payloads.settings(settings));
+    UpdateRequest req = new UpdateRequest();
+    req.add(d);
+    write(req);
+  }
+
+  @Override
+  public Map<String, double[]> ledger(String namespace, Collection<String> keys) {
+    checkOpen();
+    Map<String, String> byDocId = new LinkedHashMap<>();
+    for (String k : keys) {
+      byDocId.put(ledgerId(namespace, k), k);
+    }
+    Map<String, double[]> out = new HashMap<>();
+    if (byDocId.isEmpty()) {
+      return out;
+    }
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("fl", "id,payload");
+    try {
+      for (SolrDocument d : client.getById(collection, byDocId.keySet(), p)) {
+        String key = byDocId.get((String) d.getFieldValue("id"));
+        if (key != null) {
+          out.put(key, Payloads.numbers((String) d.getFieldValue("payload")));
+        }
+      }
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw unavailable("ledger", e);
+    }
+    return out;
+  }
+
+  @Override
+  public void putLedger(String namespace, Map<String, double[]> values) {
+    checkOpen();
+    if (values.isEmpty()) {
+      return;
+    }
+    UpdateRequest req = new UpdateRequest();
+    for (var e : values.entrySet()) {
+      SolrInputDocument d = new SolrInputDocument();
+      d.addField("id", ledgerId(namespace, e.getKey()));
+      d.addField("kind", "l");
+      d.addField("tenant", namespace);
+      d.addField("payload", Payloads.numbers(e.getValue()));
+      req.add(d);
+    }
+    write(req);
+  }
+
+  private static String ledgerId(String ns, String key) {
+    // '!' would make the key a routing prefix: encode it (and everything else unusual)
+    return ns + "!l" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("!", "%21");
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    closeQuietly(client);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("store is closed");
+    }
+  }
+
+  private void checkMeta(int expected) {
+    SolrDocument meta = realTimeGet(META_ID, "id,dimension");
+    if (meta == null) {
+      SolrInputDocument d = new SolrInputDocument();
+      d.addField("id", META_ID);
+      d.addField("kind", "meta");
+      d.addField("dimension", expected);
+      d.addField("_version_", -1L);
+      UpdateRequest req = new UpdateRequest();
+      req.add(d);
+      try {
+        write(req);
+        return;
+      } catch (VersionConflict e) {
+        meta = realTimeGet(META_ID, "id,dimension"); // another process wrote it first
+      }
+    }
+    int actual = meta == null ? expected : ((Number) meta.getFieldValue("dimension")).intValue();
+    if (actual != expected) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "--store",
+          "--store: collection " + collection + " records " + actual + "-d memories but its schema holds " + expected + "-d vectors");
+    }
+  }
+
+  /** Ids come from one counter per collection, taken in blocks: unique across processes, never reused. */
+  private synchronized long nextSequence() {
+    if (sequenceNext >= sequenceEnd) {
+      for (int attempt = 0; ; attempt++) {
+        SolrDocument d = realTimeGet(SEQUENCE_ID, "id,next,_version_");
+        long start = d == null ? 1 : ((Number) d.getFieldValue("next")).longValue();
+        SolrInputDocument next = new SolrInputDocument();
+        next.addField("id", SEQUENCE_ID);
+        if (d == null) {
+          next.addField("kind", "sequence");
+          next.addField("next", start + SEQUENCE_BLOCK);
+          next.addField("_version_", -1L);
+        } else {
+          next.addField("next", Map.of("set", start + SEQUENCE_BLOCK));
+          next.addField("_version_", version(d));
+        }
+        UpdateRequest req = new UpdateRequest();
+        req.add(next);
+        try {
+          write(req, false);
+          sequenceNext = start;
+          sequenceEnd = start + SEQUENCE_BLOCK;
+          break;
+        } catch (VersionConflict e) {
+          if (attempt >= MAX_CONFLICT_RETRIES) {
+            throw unavailable("id sequence", e);
+          }
+        }
+      }
+    }
+    return sequenceNext++;
+  }
+
+  // ---------------------------------------------------------------- recent intents
+
+  private void remember(String ns, RecentIntent r) {
+    if (options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE) {
+      return; // searches already see it
+    }
+    List<RecentIntent> list = recentIntents.computeIfAbsent(ns, x -> new ArrayList<>());
+    synchronized (list) {
+      list.add(r);
+    }
+  }
+
+  private List<RecentIntent> recent(String ns) {
+    List<RecentIntent> list = recentIntents.get(ns);
+    if (list == null) {
+      return List.of();
+    }
+    long now = System.nanoTime();
+    synchronized (list) {
+      list.removeIf(r -> now - r.createdNanos > recentIntentNanos);
+      return List.copyOf(list);
+    }
+  }
+
+  private void forgetRecent(String ns, String intentId) {
+    List<RecentIntent> list = recentIntents.get(ns);
+    if (list != null) {
+      synchronized (list) {
+        list.removeIf(r -> r.intentId.equals(intentId));
+      }
+    }
+  }
+
+  private Object lock(String ns) {
+    return namespaceLocks.computeIfAbsent(ns, x -> new Object());
+  }
+
+  // ---------------------------------------------------------------- Solr plumbing
+
+  /** Thrown by {@link #write} when a document's {@code _version_} check failed (HTTP 409). */
+  private static final class VersionConflict extends RuntimeException {
+    VersionConflict(Throwable cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  private NamedList<Object> write(UpdateRequest req) {
+    return write(req, true);
+  }
+
+  private NamedList<Object> write(UpdateRequest req, boolean commitIfImmediate) {
+    if (commitIfImmediate && options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE) {
+      req.setAction(AbstractUpdateRequest.ACTION.COMMIT, false, true, true);
+    }
+    try {
+      return client.request(req, collection);
+    } catch (SolrException e) {
+      if (e.code() == 409) {
+        throw new VersionConflict(e);
+      }
+      throw unavailable("write", e);
+    } catch (SolrServerException | IOException e) {
+      Throwable c = e.getCause();
+      if (c instanceof SolrException se && se.code() == 409) {
+        throw new VersionConflict(se);
+      }
+      throw unavailable("write", e);
+    }
+  }
+
+  private void commitIfImmediate() {
+    if (options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE) {
+      UpdateRequest req = new UpdateRequest();
+      write(req, true);
+    }
+  }
+
+  private @Nullable SolrDocument realTimeGet(String docId, String fields) {
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("fl", fields);
+    try {
+      return client.getById(collection, docId, p);
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw unavailable("read", e);
+    }
+  }
+
+  private QueryResponse query(ModifiableSolrParams p) {
+    try {
+      QueryRequest req = new QueryRequest(p, SolrRequest.METHOD.POST);
+      return req.process(client, collection);
+    } catch (SolrServerException | IOException | SolrException e) {
+      throw unavailable("search", e);
+    }
+  }
+
+  /** Every result of {@code p}, in its sort order (which must end with a unique field for the cursor). */
+  private void forEachResult(ModifiableSolrParams p, Consumer<SolrDocument> visitor) {
+    String sort = p.get("sort");
+    if (!sort.contains("id ")) {
+      p.set("sort", sort + ",id asc");
+    }
+    p.set("rows", PAGE);
+    String cursor = CursorMarkParams.CURSOR_MARK_START;
+    while (true) {
+      p.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
+      QueryResponse r = query(p);
+      r.getResults().forEach(visitor);
+      String next = r.getNextCursorMark();
+      if (next == null || next.equals(cursor)) {
+        return;
+      }
+      cursor = next;
+    }
+  }
+
+  /** A query over one namespace's documents (of {@code kind}, or all), routed to the namespace's shard. */
+  private static ModifiableSolrParams namespaceQuery(String ns, @Nullable String kind) {
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("q", "*:*");
+    p.add("fq", "{!term f=tenant}" + ns);
+    if (kind != null) {
+      p.add("fq", "{!term f=kind}" + kind);
+    }
+    p.set("_route_", ns + "!");
+    return p;
+  }
+
+  private static SolrInputDocument doc(String ns, String shortId, String kind, long seq) {
+    SolrInputDocument d = new SolrInputDocument();
+    d.addField("id", docId(ns, shortId));
+    d.addField("kind", kind);
+    d.addField("tenant", ns);
+    if (seq > 0) {
+      d.addField("seq", seq);
+    }
+    return d;
+  }
+
+  private Memory memory(String ns, SolrDocument d) {
+    return new Memory(
+        shortId((String) d.getFieldValue("id")),
+        ns,
+        (String) d.getFieldValue("intent"),
+        (String) d.getFieldValue("intent_text"),
+        floats((byte[]) d.getFieldValue("embedding")),
+        (String) d.getFieldValue("experience"),
+        Outcome.valueOf((String) d.getFieldValue("outcome")),
+        ((Number) d.getFieldValue("q")).doubleValue(),
+        ((Number) d.getFieldValue("visits")).longValue(),
+        Instant.parse((String) d.getFieldValue("created")),
+        instant(((Number) d.getFieldValue("updated")).longValue()));
+  }
+
+  private static Utility utility(SolrDocument d) {
+    return new Utility(((Number) d.getFieldValue("q")).doubleValue(), ((Number) d.getFieldValue("visits")).longValue());
+  }
+
+  private static long version(SolrDocument d) {
+    return ((Number) d.getFieldValue("_version_")).longValue();
+  }
+
+  static String docId(String ns, String shortId) {
+    return ns + "!" + shortId;
+  }
+
+  private static String shortId(String docId) {
+    return docId.substring(docId.indexOf('!') + 1);
+  }
+
+  private static long seqOf(String shortId) {
+    return Long.parseLong(shortId.substring(1));
+  }
+
+  /** Epoch nanoseconds (saturated), how instants live in numeric fields. */
+  static long nanos(Instant t) {
+    try {
+      return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+    } catch (ArithmeticException e) {
+      return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  static Instant instant(long nanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+  }
+
+  private static List<Float> floats(float[] v) {
+    List<Float> out = new ArrayList<>(v.length);
+    for (float f : v) {
+      out.add(f);
+    }
+    return out;
+  }
+
+  private static String vectorLiteral(float[] v) {
+    StringBuilder b = new StringBuilder(v.length * 12).append('[');
+    for (int i = 0; i < v.length; i++) {
+      if (i > 0) {
+        b.append(',');
+      }
+      b.append(v[i]);
+    }
+    return b.append(']').toString();
+  }
+
+  private static byte[] bytes(float[] v) {
+    ByteBuffer b = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    b.asFloatBuffer().put(v);
+    return b.array();
+  }
+
+  private static float[] floats(byte[] b) {
+    float[] v = new float[b.length / Float.BYTES];
+    ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+    return v;
+  }
+
+  static MemLoopException unavailable(String what, Throwable e) {
+    Throwable cause = e instanceof VersionConflict v ? v.getCause() : e;
+    return new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "store",
+        "store: Solr " + what + " failed: " + cause.getMessage(), cause);
+  }
+
+  static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // closing: nothing useful to do
+    }
+  }
+}
