@@ -8,8 +8,8 @@ import org.apache.solr.client.solrj.request.UpdateRequest;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The shared store contract on a real two-node SolrCloud. Every test starts from an empty collection (2 shards × 2
- * replicas); searches see writes at once ({@code visibility=immediate}) because the contract reads its own writes
+ * The shared store contract on a real two-node SolrCloud. Every test starts from an empty collection (2 shards, one
+ * replica each); searches see writes at once ({@code visibility=immediate}) because the contract reads its own writes
  * through recall and counts. The near-real-time default is covered by {@link SolrStoreTest}.
  */
 @ExtendWith(SolrTestCluster.Shared.class)
@@ -17,7 +17,7 @@ class SolrStoreContractTest extends MemoryStoreContract {
   private static final String COLLECTION = "contract";
 
   private SolrStoreOptions options() {
-    return SolrStoreOptions.parse(SolrTestCluster.Shared.get().location(COLLECTION, "visibility=immediate&shards=2&replicas=2"), "test");
+    return SolrStoreOptions.parse(SolrTestCluster.Shared.get().location(COLLECTION, "visibility=immediate&shards=2&replicas=1"), "test");
   }
 
   @Override

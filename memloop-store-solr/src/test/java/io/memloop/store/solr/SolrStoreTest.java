@@ -1,0 +1,296 @@
+package io.memloop.store.solr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.memloop.Intent;
+import io.memloop.MemLoop;
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopException;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Preset;
+import io.memloop.Retrieval;
+import io.memloop.RewardResult;
+import io.memloop.Utility;
+import io.memloop.UtilityChange;
+import io.memloop.Vectors;
+import io.memloop.store.IntentMatch;
+import io.memloop.store.NewMemory;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import io.memloop.store.RewardOutcome;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrQuery;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.common.SolrInputDocument;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What the contract cannot see: the near-real-time default, updates in place, tenants under kNN, and several MemLoop
+ * instances (each with its own SolrStore and client, as separate server processes would have) sharing one collection.
+ * Each test has its own collection; searches are made to see writes by an explicit commit, never by waiting.
+ */
+@ExtendWith(SolrTestCluster.Shared.class)
+class SolrStoreTest {
+  private static final int DIM = 16;
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private final List<SolrStore> opened = new ArrayList<>();
+  private String collection;
+
+  @AfterEach
+  void close() {
+    opened.forEach(SolrStore::close);
+  }
+
+  private SolrStore open(TestInfo test, String params) {
+    collection = "t-" + test.getTestMethod().orElseThrow().getName().toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]", "-");
+    collection = collection.substring(0, Math.min(collection.length(), 40));
+    SolrStore s = SolrStore.open(SolrStoreOptions.parse(cluster().location(collection, params), "test"), OptionalInt.of(DIM));
+    opened.add(s);
+    return s;
+  }
+
+  private static SolrTestCluster cluster() {
+    return SolrTestCluster.Shared.get();
+  }
+
+  private SolrClient admin() {
+    return cluster().cluster.getSolrClient();
+  }
+
+  /** Makes every acknowledged write searchable now (what the soft-commit interval does a moment later). */
+  private void commit() throws Exception {
+    new UpdateRequest().commit(admin(), collection);
+  }
+
+  private static float[] vector(SplittableRandom rnd) {
+    float[] v = new float[DIM];
+    for (int i = 0; i < DIM; i++) {
+      v[i] = (float) rnd.nextGaussian();
+    }
+    return Vectors.normalized(v, "test");
+  }
+
+  /** A unit vector near {@code center}: cosine about 0.99. */
+  private static float[] near(float[] center, SplittableRandom rnd) {
+    float[] v = center.clone();
+    for (int i = 0; i < DIM; i++) {
+      v[i] += (float) (rnd.nextGaussian() * 0.03);
+    }
+    return Vectors.normalized(v, "test");
+  }
+
+  private static NewMemory memory(String ns, float[] v, String experience) {
+    return new NewMemory(ns, "intent " + experience, v, experience, Outcome.SUCCESS, 0.0, T0);
+  }
+
+  @Test
+  void nearRealTime_readsByIdAreCurrent_searchesCatchUpAtTheCommit_andQuickInsertsStillJoinOneGroup(TestInfo test) throws Exception {
+    SolrStore store = open(test, "shards=2&replicas=1");
+    SplittableRandom rnd = new SplittableRandom(1);
+    float[] center = vector(rnd);
+    Memory first = store.insert(memory("ns", center, "first"), 0.9);
+    // not searchable yet, but this process remembers the group it just made
+    Memory second = store.insert(memory("ns", near(center, rnd), "second"), 0.9);
+    assertThat(second.intentId()).isEqualTo(first.intentId());
+    assertThat(store.get("ns", second.id())).contains(second);
+
+    RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(60),
+        List.of(new io.memloop.Candidate(first.id(), 1, 0, 1, true, 1))));
+    assertThat(store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(0.5, u.visits() + 1)))
+        .isInstanceOf(RewardOutcome.Applied.class);
+    assertThat(store.get("ns", first.id()).orElseThrow().utility()).isEqualTo(new Utility(0.5, 1)); // real-time get
+    assertThat(store.applyReward("ns", r.id(), T0, (id, u) -> u)).isInstanceOf(RewardOutcome.AlreadyRewarded.class);
+
+    commit();
+    List<IntentMatch> hits = store.recall("ns", center, 3, 0.5);
+    assertThat(hits).hasSize(1);
+    assertThat(hits.getFirst().memories()).extracting(Memory::id).containsExactly(first.id(), second.id());
+    assertThat(hits.getFirst().memories().getFirst().q()).isEqualTo(0.5);
+  }
+
+  @Test
+  void utilityUpdatesAreInPlace_theDocumentIsNotReindexed(TestInfo test) throws Exception {
+    SolrStore store = open(test, "visibility=immediate&shards=1&replicas=1");
+    SplittableRandom rnd = new SplittableRandom(2);
+    float[] v = vector(rnd);
+    Memory m = store.insert(memory("ns", v, "kept"), 0.9);
+    // an indexed-only field: a document re-indexed from its stored fields would lose it
+    String docId = SolrStore.docId("ns", m.id());
+    String groupId = SolrStore.docId("ns", m.intentId());
+    UpdateRequest mark = new UpdateRequest();
+    for (String id : List.of(docId, groupId)) {
+      SolrInputDocument d = new SolrInputDocument();
+      d.addField("id", id);
+      d.addField("marker", Map.of("set", "x"));
+      mark.add(d);
+    }
+    mark.commit(admin(), collection);
+    assertThat(markerHits(docId)).isEqualTo(1);
+
+    for (int i = 0; i < 3; i++) {
+      RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(60),
+          List.of(new io.memloop.Candidate(m.id(), 1, 0, 1, true, 1))));
+      store.applyReward("ns", r.id(), T0.plusSeconds(i), (id, u) -> new Utility(u.q() + 0.25, u.visits() + 1));
+    }
+    store.insert(memory("ns", near(v, rnd), "joins the group"), 0.9); // the group's member count, in place too
+    commit();
+    assertThat(store.get("ns", m.id()).orElseThrow().utility()).isEqualTo(new Utility(0.75, 3));
+    assertThat(markerHits(docId)).as("memory after three rewards").isEqualTo(1);
+    assertThat(markerHits(groupId)).as("intent group after a new member").isEqualTo(1);
+    assertThat(store.recall("ns", v, 1, 0.9).getFirst().memories()).hasSize(2); // its vector still searchable
+
+    // the check can fail: an update of a stored field re-indexes the document and the marker is gone
+    UpdateRequest reindex = new UpdateRequest();
+    SolrInputDocument d = new SolrInputDocument();
+    d.addField("id", docId);
+    d.addField("experience", Map.of("set", "rewritten"));
+    reindex.add(d);
+    reindex.commit(admin(), collection);
+    assertThat(markerHits(docId)).isZero();
+  }
+
+  private long markerHits(String docId) throws Exception {
+    SolrQuery q = new SolrQuery("marker:x");
+    q.addFilterQuery("{!term f=id}" + docId);
+    return admin().query(collection, q).getResults().getNumFound();
+  }
+
+  @Test
+  void tenantsNeverSeeEachOther_underKnn_routedToTheirShard(TestInfo test) throws Exception {
+    SolrStore store = open(test, "visibility=immediate&shards=2&replicas=1");
+    SplittableRandom rnd = new SplittableRandom(3);
+    List<float[]> vectors = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      vectors.add(vector(rnd));
+    }
+    Map<String, List<String>> ids = new HashMap<>();
+    for (String tenant : List.of("alpha", "beta", "gamma")) {
+      for (int i = 0; i < vectors.size(); i++) { // the same vectors in every tenant: only the filter separates them
+        ids.computeIfAbsent(tenant, t -> new ArrayList<>()).add(store.insert(memory(tenant, vectors.get(i), tenant + i), 0.99).id());
+      }
+    }
+    for (String tenant : List.of("alpha", "beta", "gamma")) {
+      for (float[] v : vectors) {
+        for (IntentMatch h : store.recall(tenant, v, 10, -1)) {
+          assertThat(h.memories()).allSatisfy(m -> {
+            assertThat(m.namespace()).isEqualTo(tenant);
+            assertThat(ids.get(tenant)).contains(m.id());
+          });
+        }
+        assertThat(store.recall(tenant, v, 1, 0.999).getFirst().similarity()).isGreaterThan(0.999);
+      }
+      String other = tenant.equals("alpha") ? "beta" : "alpha";
+      assertThat(store.get(other, ids.get(tenant).getFirst())).isEmpty();
+      assertThat(store.get(tenant, ids.get(tenant).getFirst())).isPresent();
+    }
+    // a namespace's documents share its shard, so its kNN asks one shard
+    SolrQuery q = new SolrQuery("*:*");
+    q.set("_route_", "beta!");
+    q.set("shards.info", true);
+    q.setRows(0);
+    var info = (org.apache.solr.common.util.NamedList<?>) admin().query(collection, q).getResponse().get("shards.info");
+    assertThat(info.size()).isEqualTo(1);
+    q.remove("_route_");
+    assertThat(((org.apache.solr.common.util.NamedList<?>) admin().query(collection, q).getResponse().get("shards.info")).size())
+        .isEqualTo(2);
+  }
+
+  @Test
+  void twoInstancesOnOneCollection_loseNoUpdate_aSequentialReplayOfTheAcknowledgedRewardsGivesTheFinalState(TestInfo test)
+      throws Exception {
+    SolrStore a = open(test, "shards=2&replicas=1");
+    SolrStore b = SolrStore.open(a.options(), OptionalInt.empty());
+    opened.add(b);
+    MemLoopConfig config = MemLoopConfig.preset(Preset.MEMRL); // every selected memory gets the reward
+    MemLoop[] engines = {MemLoop.builder().store(a).config(config).seed(1).build(), MemLoop.builder().store(b).config(config).seed(2).build()};
+    SplittableRandom rnd = new SplittableRandom(4);
+    float[][] tasks = {vector(rnd), vector(rnd)};
+    for (int i = 0; i < 6; i++) {
+      engines[i % 2].remember("team", Intent.ofEmbedding(near(tasks[i % 2], rnd)), "seed " + i, Outcome.SUCCESS);
+    }
+    commit();
+    Map<String, Double> initialQ = new HashMap<>();
+    a.forEachMemory("team", m -> initialQ.put(m.id(), m.q()));
+    record Update(double qBefore, double qAfter, double reward) {}
+    Map<String, List<Update>> updates = new ConcurrentHashMap<>();
+    int clients = 4;
+    int episodes = 25;
+    try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+      List<Future<?>> futures = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        int client = c;
+        futures.add(pool.submit(() -> {
+          SplittableRandom random = new SplittableRandom(100 + client);
+          MemLoop engine = engines[client % 2]; // half the clients on each instance
+          for (int e = 0; e < episodes; e++) {
+            Retrieval r = engine.retrieve("team", Intent.ofEmbedding(near(tasks[random.nextInt(2)], random)));
+            double reward = Math.round((random.nextDouble() * 2 - 1) * 1e6) / 1e6;
+            RewardResult result = engine.reward("team", r.id(), reward);
+            for (UtilityChange ch : result.changes()) {
+              updates.computeIfAbsent(ch.memoryId(), k -> new CopyOnWriteArrayList<>()).add(new Update(ch.qBefore(), ch.qAfter(), reward));
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : futures) {
+        f.get();
+      }
+    }
+    double alpha = config.alpha();
+    int total = 0;
+    for (var e : initialQ.entrySet()) {
+      Memory m = a.get("team", e.getKey()).orElseThrow(); // real-time
+      List<Update> chain = new ArrayList<>(updates.getOrDefault(m.id(), List.of()));
+      total += chain.size();
+      double q = e.getValue();
+      int applied = 0;
+      while (!chain.isEmpty()) {
+        double from = q;
+        List<Update> next = chain.stream().filter(u -> u.qBefore() == from).toList();
+        assertThat(next).as("%s: updates starting from Q=%s (more than one is a lost update)", m.id(), from).hasSize(1);
+        Update u = next.getFirst();
+        assertThat(u.qAfter()).isCloseTo(from + alpha * (u.reward() - from), org.assertj.core.data.Offset.offset(1e-12));
+        q = u.qAfter();
+        chain.remove(u);
+        applied++;
+      }
+      assertThat(m.q()).as("%s final Q", m.id()).isEqualTo(q);
+      assertThat(m.visits()).as("%s visits", m.id()).isEqualTo(applied);
+    }
+    assertThat(total).as("rewards that reached memories").isGreaterThan(clients * episodes);
+  }
+
+  @Test
+  void aCollectionOfAnotherDimension_orNoCollection_isAClearError(TestInfo test) {
+    SolrStore store = open(test, "shards=1&replicas=1");
+    SolrStoreOptions o = store.options();
+    assertThatThrownBy(() -> SolrStore.open(o, OptionalInt.of(DIM + 1)))
+        .isInstanceOf(MemLoopException.class).hasMessageContaining("holds " + DIM + "-d vectors");
+    SolrStoreOptions missing = SolrStoreOptions.parse(cluster().location("no-such-collection", ""), "--store");
+    assertThatThrownBy(() -> SolrStore.open(missing, OptionalInt.empty()))
+        .isInstanceOf(MemLoopException.class)
+        .satisfies(e -> assertThat(((MemLoopException) e).reason()).isEqualTo(MemLoopException.Reason.NOT_FOUND))
+        .hasMessageContaining("no collection no-such-collection");
+    SolrStore viaHttp = SolrStore.open(SolrStoreOptions.parse(cluster().httpLocation(collection, ""), "test"), OptionalInt.empty());
+    opened.add(viaHttp);
+    assertThat(viaHttp.dimension()).isEqualTo(DIM);
+  }
+}
