@@ -6,6 +6,7 @@ import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Preset;
 import io.memloop.store.lucene.LuceneStoreOptions;
+import io.memloop.store.solr.SolrStoreOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,9 +16,26 @@ import picocli.CommandLine.Option;
 
 /** Options every engine command shares: where the store is, which config, which model, output. */
 final class EngineOptions {
-  @Option(names = "--store", paramLabel = "DIR", defaultValue = "./memloop-data",
-      description = "Store directory (default: ${DEFAULT-VALUE}).")
-  Path store = Path.of("./memloop-data");
+  @Option(names = "--store", paramLabel = "DIR|solr://...", defaultValue = "./memloop-data",
+      description = "Where the memories live: a directory for the embedded store (default: ${DEFAULT-VALUE}), or a "
+          + "SolrCloud collection: solr://zkhost:2181[,zkhost2:2181][/chroot]/COLLECTION or "
+          + "solr+http://solrhost:8983/COLLECTION (README, \"Scale-out on SolrCloud\").")
+  String store = "./memloop-data";
+
+  /** Whether {@code --store} names a SolrCloud collection rather than a directory. */
+  boolean isSolrStore() {
+    return SolrStoreOptions.isSolrLocation(store);
+  }
+
+  /** {@code --store} as a directory (callers check {@link #isSolrStore} first). */
+  Path storePath() {
+    return Path.of(store);
+  }
+
+  /** {@code --store} as messages show it: the absolute directory, or the Solr location without its parameters. */
+  String storeLabel() {
+    return isSolrStore() ? SolrStoreOptions.parse(store, "--store").location() : storePath().toAbsolutePath().normalize().toString();
+  }
 
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS", defaultValue = "default",
       description = "Namespace (tenant) to work in (default: ${DEFAULT-VALUE}).")

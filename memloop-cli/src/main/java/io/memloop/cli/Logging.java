@@ -32,7 +32,7 @@ final class Logging {
             ENV + ": '" + level.strip() + "' is not a level; use one of trace, debug, info, warn, error, off");
       }
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", l);
-      for (String quietByDefault : List.of("org.apache.lucene", "ai.djl")) {
+      for (String quietByDefault : List.of("org.apache.lucene", "ai.djl", "org.apache.solr.common.cloud.SolrZkClient", "org.apache.zookeeper")) {
         System.setProperty("org.slf4j.simpleLogger.log." + quietByDefault, l);
       }
       if (l.equals("debug") || l.equals("trace")) {

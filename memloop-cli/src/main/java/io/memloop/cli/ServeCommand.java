@@ -91,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     ServerOptions options = ServerOptions.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
         .withDrainTimeout(Duration.ofSeconds(drainSeconds)).withMcp(mcp)
-        .withStoreDirectory(Session.storeDirectory(engine)).withOpenNamespace(openNamespace);
+        .withStoreDirectory(engine.isSolrStore() ? null : Session.storeDirectory(engine)).withOpenNamespace(openNamespace);
     MemLoop loop = Session.open(engine, true, null);
     MemLoopServer server;
     try {
@@ -111,7 +111,7 @@ final class ServeCommand implements Callable<Integer> {
     }, "memloop-shutdown");
     Runtime.getRuntime().addShutdownHook(stopper);
     PrintWriter out = spec.commandLine().getOut();
-    out.println("memloop: serving " + engine.store.toAbsolutePath().normalize() + " at " + server.uri()
+    out.println("memloop: serving " + engine.storeLabel() + " at " + server.uri()
         + " (API /v1, OpenAPI " + server.uri() + "/v1/openapi.json" + (mcp ? ", MCP " + server.uri() + "/mcp" : "")
         + ", metrics /metrics); " + apiKeys.grants().size() + " API key(s)"
         + (openNamespace == null ? "" : "; requests without a key use namespace " + openNamespace) + ". Ctrl-C stops.");
@@ -138,7 +138,7 @@ final class ServeCommand implements Callable<Integer> {
       String v = p.getProperty(key).strip();
       try {
         switch (key) {
-          case "store" -> engine.store = Path.of(v);
+          case "store" -> engine.store = v;
           case "embedder" -> engine.embedder = v;
           case "host" -> host = v;
           case "port" -> port = Integer.parseInt(v);

@@ -11,6 +11,9 @@ import io.memloop.embeddings.OpenAiEmbedder;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
+import io.memloop.store.solr.SolrStore;
+import io.memloop.store.solr.SolrStoreOptions;
+import java.util.OptionalInt;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -30,19 +33,18 @@ final class Session {
     MemLoopConfig config = o.config();
     LuceneStoreOptions options = o.storeOptions();
     Checks.requireNamespace(o.namespace);
-    Path dir = storeDirectory(o);
+    Path dir = o.isSolrStore() ? null : storeDirectory(o);
+    SolrStoreOptions solr = o.isSolrStore() ? SolrStoreOptions.parse(o.store, "--store") : null;
     o.checkEventLog();
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
     MemoryStore store;
-    if (LuceneStore.exists(dir)) {
+    if (dir == null) {
+      store = openSolr(solr, o, create, embedder, supplied);
+    } else if (LuceneStore.exists(dir)) {
       store = LuceneStore.open(dir, options);
     } else if (create) {
-      int dim = o.dimension != null ? o.dimension
-          : supplied != null ? supplied.length
-          : embedder != null ? embedder.dimension()
-          : requireDimension();
-      store = LuceneStore.open(dir, dim, options);
+      store = LuceneStore.open(dir, newStoreDimension(o, embedder, supplied), options);
     } else {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--store",
           "--store: no MemLoop store at " + dir.toAbsolutePath().normalize()
@@ -65,19 +67,47 @@ final class Session {
     return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).events(events).build();
   }
 
+  /**
+   * A SolrCloud collection: an existing one keeps its dimension; a missing one is created (when {@code create}) for
+   * the dimension a new embedded store would get.
+   */
+  private static MemoryStore openSolr(SolrStoreOptions solr, EngineOptions o, boolean create, @Nullable Embedder embedder,
+      float @Nullable [] supplied) {
+    try {
+      return SolrStore.open(solr, OptionalInt.empty());
+    } catch (MemLoopException e) {
+      if (!create || e.reason() != MemLoopException.Reason.NOT_FOUND) {
+        throw e;
+      }
+    }
+    return SolrStore.open(solr, OptionalInt.of(newStoreDimension(o, embedder, supplied)));
+  }
+
+  private static int newStoreDimension(EngineOptions o, @Nullable Embedder embedder, float @Nullable [] supplied) {
+    return o.dimension != null ? o.dimension
+        : supplied != null ? supplied.length
+        : embedder != null ? embedder.dimension()
+        : requireDimension();
+  }
+
   /** {@code --store}: a directory, or a path where one can be made; never empty. */
   static Path storeDirectory(EngineOptions o) {
-    String s = o.store.toString();
+    if (o.isSolrStore()) {
+      throw MemLoopException.invalid("--store", "this command works on an embedded store directory, not a SolrCloud "
+          + "collection (copy the namespace with 'memloop export' / 'memloop import', README)");
+    }
+    String s = o.store;
     if (s.isBlank()) {
       throw MemLoopException.invalid("--store", "must not be empty");
     }
-    if (Files.exists(o.store) && !Files.isDirectory(o.store)) {
-      throw MemLoopException.invalid("--store", o.store + " is not a directory");
+    Path dir = o.storePath();
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw MemLoopException.invalid("--store", dir + " is not a directory");
     }
     if (o.dimension != null && (o.dimension < 1 || o.dimension > Embeddings.MAX_DIMENSION)) {
       throw MemLoopException.invalid("--dimension", "must be in [1, " + Embeddings.MAX_DIMENSION + "], got " + o.dimension);
     }
-    return o.store;
+    return dir;
   }
 
   private static int requireDimension() {

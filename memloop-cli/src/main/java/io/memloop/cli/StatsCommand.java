@@ -30,7 +30,7 @@ final class StatsCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         Map<String, Object> o = new LinkedHashMap<>();
-        o.put("store", engine.store.toAbsolutePath().normalize().toString());
+        o.put("store", engine.storeLabel());
         o.put("dimension", loop.store().dimension());
         o.put("config", loop.config().asMap());
         o.put("namespaces", namespaces.stream().map(ns -> {
@@ -44,7 +44,7 @@ final class StatsCommand implements Callable<Integer> {
         out.println(Json.write(o));
         return 0;
       }
-      out.printf(Locale.ROOT, "store %s (%d-d)%n", engine.store.toAbsolutePath().normalize(), loop.store().dimension());
+      out.printf(Locale.ROOT, "store %s (%d-d)%n", engine.storeLabel(), loop.store().dimension());
       for (String ns : namespaces) {
         Stats s = loop.stats(ns);
         out.printf(Locale.ROOT,

@@ -183,17 +183,7 @@ public final class SolrStore implements MemoryStore {
           inc.addField("_version_", 1L); // must exist: a deleted group is not brought back by this update
           req.add(inc);
         }
-        SolrInputDocument doc = doc(ns, memoryId, "m", seq);
-        doc.addField("intent", joined);
-        doc.addField("intent_text", m.intentText());
-        doc.addField("embedding", bytes(m.intentEmbedding()));
-        doc.addField("experience", m.experience());
-        doc.addField("outcome", m.outcome().name());
-        doc.addField("created", m.createdAt().toString());
-        doc.addField("q", m.initialQ());
-        doc.addField("visits", 0L);
-        doc.addField("updated", nanos(m.createdAt()));
-        req.add(doc);
+        req.add(memoryDoc(ns, seq, joined, m));
         try {
           write(req);
         } catch (VersionConflict e) {
@@ -213,6 +203,172 @@ public final class SolrStore implements MemoryStore {
             m.initialQ(), 0, m.createdAt(), m.createdAt());
       }
     }
+  }
+
+  /**
+   * Stores {@code memories} in order as {@link #insert(NewMemory, double)} would one by one, in three round trips per
+   * namespace instead of two per memory: the nearest existing intent of every memory is searched concurrently, the
+   * batch's own new groups are matched in memory, the member counts of the existing groups joined are raised in one
+   * request (a group deleted meanwhile is reported and its memories decide again), and every new group and memory
+   * is written in one more request.
+   */
+  @Override
+  public List<Memory> insertAll(List<NewMemory> memories, double mergeThreshold) {
+    checkOpen();
+    Map<String, List<Integer>> byNamespace = new LinkedHashMap<>();
+    for (int i = 0; i < memories.size(); i++) {
+      byNamespace.computeIfAbsent(memories.get(i).namespace(), x -> new ArrayList<>()).add(i);
+    }
+    Memory[] out = new Memory[memories.size()];
+    for (var e : byNamespace.entrySet()) {
+      List<NewMemory> batch = e.getValue().stream().map(memories::get).toList();
+      List<Memory> stored = insertBatch(e.getKey(), batch, mergeThreshold);
+      for (int j = 0; j < stored.size(); j++) {
+        out[e.getValue().get(j)] = stored.get(j);
+      }
+    }
+    return List.of(out);
+  }
+
+  private List<Memory> insertBatch(String ns, List<NewMemory> batch, double threshold) {
+    synchronized (lock(ns)) {
+      List<IntentHit> searched = searchAll(ns, batch);
+      List<RecentIntent> known = new ArrayList<>(recent(ns));
+      String[] groupOf = new String[batch.size()];
+      List<RecentIntent> created = new ArrayList<>();
+      Map<String, Integer> joinedExisting = new LinkedHashMap<>();
+      Set<String> gone = new TreeSet<>();
+      for (int round = 0; ; round++) {
+        created.clear();
+        joinedExisting.clear();
+        for (int j = 0; j < batch.size(); j++) {
+          float[] v = batch.get(j).intentEmbedding();
+          IntentHit hit = searched.get(j);
+          String best = hit != null && hit.similarity >= threshold && !gone.contains(hit.intentId) ? hit.intentId : null;
+          double bestSim = best == null ? Double.NEGATIVE_INFINITY : hit.similarity;
+          long bestSeq = best == null ? Long.MAX_VALUE : hit.seq;
+          boolean isNew = false;
+          for (List<RecentIntent> pool : List.of(known, created)) {
+            for (RecentIntent r : pool) {
+              double sim = Vectors.dot(v, r.embedding);
+              if (!gone.contains(r.intentId) && sim >= threshold && (sim > bestSim || (sim == bestSim && r.seq < bestSeq))) {
+                best = r.intentId;
+                bestSim = sim;
+                bestSeq = r.seq;
+                isNew = pool == created;
+              }
+            }
+          }
+          if (best == null) {
+            long seq = nextSequence();
+            best = "i" + seq;
+            created.add(new RecentIntent(best, seq, v.clone(), System.nanoTime()));
+          } else if (!isNew) {
+            joinedExisting.merge(best, 1, Integer::sum);
+          }
+          groupOf[j] = best;
+        }
+        Set<String> failed = raiseMembers(ns, joinedExisting);
+        if (failed.isEmpty() || round >= 3) {
+          if (!failed.isEmpty()) {
+            throw unavailable("insert", new IllegalStateException("intent groups kept disappearing: " + failed));
+          }
+          break;
+        }
+        // groups deleted since they were found: undo the other raises, and decide again without them
+        Map<String, Integer> undo = new LinkedHashMap<>();
+        joinedExisting.forEach((id, n) -> {
+          if (!failed.contains(id)) {
+            undo.put(id, -n);
+          }
+        });
+        raiseMembers(ns, undo);
+        gone.addAll(failed);
+      }
+      UpdateRequest req = new UpdateRequest();
+      Map<String, Integer> newMembers = new HashMap<>();
+      for (String g : groupOf) {
+        newMembers.merge(g, 1, Integer::sum);
+      }
+      for (RecentIntent r : created) {
+        SolrInputDocument intent = doc(ns, r.intentId, "i", r.seq);
+        intent.addField("vector", floats(r.embedding));
+        intent.addField("members", newMembers.get(r.intentId));
+        req.add(intent);
+      }
+      List<Memory> out = new ArrayList<>(batch.size());
+      for (int j = 0; j < batch.size(); j++) {
+        NewMemory m = batch.get(j);
+        long seq = nextSequence();
+        out.add(new Memory("m" + seq, ns, groupOf[j], m.intentText(), m.intentEmbedding().clone(), m.experience(), m.outcome(),
+            m.initialQ(), 0, m.createdAt(), m.createdAt()));
+        req.add(memoryDoc(ns, seq, groupOf[j], m));
+      }
+      write(req);
+      created.forEach(r -> remember(ns, r));
+      return out;
+    }
+  }
+
+  /** Adds {@code delta} members to each existing group in one request; returns the groups that no longer exist. */
+  private Set<String> raiseMembers(String ns, Map<String, Integer> delta) {
+    if (delta.isEmpty()) {
+      return Set.of();
+    }
+    UpdateRequest req = new UpdateRequest();
+    for (var e : delta.entrySet()) {
+      SolrInputDocument inc = new SolrInputDocument();
+      inc.addField("id", docId(ns, e.getKey()));
+      inc.addField("members", Map.of("inc", e.getValue()));
+      inc.addField("_version_", 1L);
+      req.add(inc);
+    }
+    req.setParam("update.chain", TOLERANT_CHAIN);
+    Set<String> failed = new TreeSet<>();
+    for (String id : tolerantErrors(write(req, false))) {
+      failed.add(shortId(id));
+    }
+    return failed;
+  }
+
+  /** The nearest existing intent of each memory's embedding (null where the namespace has none), searched concurrently. */
+  private List<IntentHit> searchAll(String ns, List<NewMemory> batch) {
+    List<java.util.concurrent.Callable<IntentHit>> tasks = new ArrayList<>(batch.size());
+    for (NewMemory m : batch) {
+      tasks.add(() -> {
+        List<IntentHit> hits = searchIntents(ns, m.intentEmbedding(), 1);
+        return hits.isEmpty() ? null : hits.getFirst();
+      });
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(8, batch.size()));
+    try {
+      List<IntentHit> out = new ArrayList<>(batch.size());
+      for (var f : pool.invokeAll(tasks)) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable("search", e);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : unavailable("search", e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static SolrInputDocument memoryDoc(String ns, long seq, String intentId, NewMemory m) {
+    SolrInputDocument doc = doc(ns, "m" + seq, "m", seq);
+    doc.addField("intent", intentId);
+    doc.addField("intent_text", m.intentText());
+    doc.addField("embedding", bytes(m.intentEmbedding()));
+    doc.addField("experience", m.experience());
+    doc.addField("outcome", m.outcome().name());
+    doc.addField("created", m.createdAt().toString());
+    doc.addField("q", m.initialQ());
+    doc.addField("visits", 0L);
+    doc.addField("updated", nanos(m.createdAt()));
+    return doc;
   }
 
   /** The most similar intent of {@code ns} with cosine ≥ {@code threshold}, searched and just created, or null. */

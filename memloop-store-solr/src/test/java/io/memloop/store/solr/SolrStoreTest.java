@@ -279,6 +279,37 @@ class SolrStoreTest {
   }
 
   @Test
+  void insertAll_groupsAsOneByOneInsertsWould_andKeepsMemberCountsExact(TestInfo test) throws Exception {
+    SolrStore store = open(test, "visibility=immediate&shards=2&replicas=1");
+    SplittableRandom rnd = new SplittableRandom(5);
+    float[] old = vector(rnd);
+    float[] fresh = vector(rnd);
+    Memory existing = store.insert(memory("ns", old, "existing"), 0.9);
+    List<Memory> batch = store.insertAll(List.of(
+        memory("ns", near(old, rnd), "joins existing"),
+        memory("ns", fresh, "starts a group"),
+        memory("ns", near(fresh, rnd), "joins the batch's group"),
+        memory("ns", vector(rnd), "alone"),
+        memory("other", old, "another namespace")), 0.9);
+    assertThat(batch.get(0).intentId()).isEqualTo(existing.intentId());
+    assertThat(batch.get(2).intentId()).isEqualTo(batch.get(1).intentId()).isNotEqualTo(existing.intentId());
+    assertThat(batch.get(3).intentId()).isNotIn(existing.intentId(), batch.get(1).intentId());
+    assertThat(batch.get(4).namespace()).isEqualTo("other");
+    for (Memory m : batch) {
+      assertThat(store.get(m.namespace(), m.id())).contains(m);
+    }
+    assertThat(store.counts("ns", T0)).isEqualTo(new io.memloop.store.StoreCounts(5, 3, 0));
+    // member counts are exact: a group goes with its last memory, not before
+    store.delete("ns", existing.id());
+    assertThat(store.counts("ns", T0).intents()).isEqualTo(3);
+    store.delete("ns", batch.get(0).id());
+    store.delete("ns", batch.get(1).id());
+    assertThat(store.counts("ns", T0)).isEqualTo(new io.memloop.store.StoreCounts(2, 2, 0));
+    store.delete("ns", batch.get(2).id());
+    assertThat(store.counts("ns", T0)).isEqualTo(new io.memloop.store.StoreCounts(1, 1, 0));
+  }
+
+  @Test
   void aCollectionOfAnotherDimension_orNoCollection_isAClearError(TestInfo test) {
     SolrStore store = open(test, "shards=1&replicas=1");
     SolrStoreOptions o = store.options();
