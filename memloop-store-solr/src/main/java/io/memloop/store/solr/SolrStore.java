@@ -437,10 +437,12 @@ public final class SolrStore implements MemoryStore {
 
   /** The {@code k} intents of {@code ns} most similar to {@code query}, most similar first, ties by age. */
   private List<IntentHit> searchIntents(String ns, float[] query, int k) {
+    // HNSW searches as wide as topK: ask for more than k, as the embedded store does, or the nearest is often missed
+    int candidates = Math.max(3 * k, k + 35);
     ModifiableSolrParams p = namespaceQuery(ns, "i");
-    p.set("q", "{!knn f=vector topK=" + k + "}" + vectorLiteral(query));
+    p.set("q", "{!knn f=vector topK=" + candidates + "}" + vectorLiteral(query));
     p.set("fl", "id,seq,score");
-    p.set("rows", k);
+    p.set("rows", candidates);
     QueryResponse r = query(p);
     List<IntentHit> hits = new ArrayList<>(r.getResults().size());
     for (SolrDocument d : r.getResults()) {
@@ -450,7 +452,7 @@ public final class SolrStore implements MemoryStore {
       hits.add(new IntentHit(id, ((Number) d.getFieldValue("seq")).longValue(), Math.max(-1, Math.min(1, cos))));
     }
     hits.sort(Comparator.comparingDouble(IntentHit::similarity).reversed().thenComparingLong(IntentHit::seq));
-    return hits;
+    return hits.size() > k ? List.copyOf(hits.subList(0, k)) : hits;
   }
 
   @Override
