@@ -28,6 +28,7 @@ import picocli.CommandLine.Command;
       StatsCommand.class,
       ForgetCommand.class,
       ImportCommand.class,
+      MigrateCommand.class,
       EvaluateCommand.class,
       ExportCommand.class,
       ReportCommand.class,

@@ -43,8 +43,8 @@ final class SolrClusterAdmin {
   }
 
   /**
-   * The dimension of the collection's vectors: an existing collection's (from its schema), or {@code dimensionForNew}
-   * for one created now.
+   * The dimension of the collection's vectors: an existing collection's (from its schema; {@code dimensionForNew} is
+   * then ignored), or {@code dimensionForNew} for one created now.
    */
   static int ensureCollection(JdkCloudSolrClient client, SolrStoreOptions o, OptionalInt dimensionForNew) {
     try {
@@ -55,12 +55,7 @@ final class SolrClusterAdmin {
         }
         create(client, o, dimensionForNew.getAsInt());
       }
-      int dimension = schemaDimension(client, o.collection());
-      if (dimensionForNew.isPresent() && dimensionForNew.getAsInt() != dimension) {
-        throw MemLoopException.invalid("--dimension", "collection " + o.collection() + " holds " + dimension
-            + "-d vectors, not " + dimensionForNew.getAsInt());
-      }
-      return dimension;
+      return schemaDimension(client, o.collection());
     } catch (SolrServerException | IOException | SolrException e) {
       throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "--store",
           "--store: cannot open collection " + o.collection() + " at " + o.location() + ": " + rootMessage(e), e);

@@ -84,6 +84,7 @@ public final class SolrStore implements MemoryStore {
   private static final int SEQUENCE_BLOCK = 64;
   private static final int PAGE = 500;
   private static final int MAX_CONFLICT_RETRIES = 1_000;
+  private static final int READ_ATTEMPTS = 3;
   private static final String TOLERANT_CHAIN = "memloop-tolerant";
   private static final String MEMORY_FIELDS =
       "id,intent,intent_text,embedding,experience,outcome,created,q,visits,updated";
@@ -95,6 +96,7 @@ public final class SolrStore implements MemoryStore {
   private final Map<String, Object> namespaceLocks = new ConcurrentHashMap<>();
   private final Map<String, List<RecentIntent>> recentIntents = new ConcurrentHashMap<>();
   private final long recentIntentNanos;
+  private final UpdateBatcher updates = new UpdateBatcher(this::sendBatch);
   private long sequenceNext;
   private long sequenceEnd;
   private volatile boolean closed;
@@ -112,7 +114,7 @@ public final class SolrStore implements MemoryStore {
 
   /**
    * Opens the MemLoop collection named by {@code options}. An existing collection keeps its dimension ({@code
-   * dimensionForNew} must then be empty or equal); a missing one is created with {@code dimensionForNew} from the
+   * dimensionForNew} is then ignored; the engine checks the embeddings it is given); a missing one is created with {@code dimensionForNew} from the
    * config set MemLoop ships (uploaded as {@code memloop-d<dimension>} if the cluster does not have it yet), or,
    * without a dimension, the call fails with {@link MemLoopException.Reason#NOT_FOUND}.
    */
@@ -663,11 +665,7 @@ public final class SolrStore implements MemoryStore {
     claim.addField("rewarded", Map.of("set", nanos(now) == 0 ? 1L : nanos(now)));
     claim.addField("claim", Map.of("set", token));
     claim.addField("_version_", version(r));
-    UpdateRequest claimReq = new UpdateRequest();
-    claimReq.add(claim);
-    try {
-      write(claimReq, false);
-    } catch (VersionConflict e) {
+    if (!updates.write(List.of(claim)).isEmpty()) { // another process or thread claimed it first
       SolrDocument again = realTimeGet(rid, "id,rewarded");
       long at = again == null ? 0 : ((Number) again.getFieldValue("rewarded")).longValue();
       return at != 0 ? new RewardOutcome.AlreadyRewarded(instant(at)) : new RewardOutcome.Unknown();
@@ -683,17 +681,14 @@ public final class SolrStore implements MemoryStore {
   private List<UtilityChange> writeUtilities(String ns, Map<String, SolrDocument> read, Map<String, Utility> after,
       List<UtilityChange> changes, UtilityUpdate update, Instant now) {
     if (after.isEmpty()) {
-      commitIfImmediate();
       return changes;
     }
-    UpdateRequest req = new UpdateRequest();
+    List<SolrInputDocument> docs = new ArrayList<>();
     for (var e : after.entrySet()) {
-      req.add(utilityDoc(ns, e.getKey(), e.getValue(), now, version(read.get(e.getKey()))));
+      docs.add(utilityDoc(ns, e.getKey(), e.getValue(), now, version(read.get(e.getKey()))));
     }
-    req.setParam("update.chain", TOLERANT_CHAIN);
     Set<String> failed = new TreeSet<>();
-    NamedList<Object> response = write(req, options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE);
-    for (String docId : tolerantErrors(response)) {
+    for (String docId : updates.write(docs)) {
       failed.add(shortId(docId));
     }
     if (failed.isEmpty()) {
@@ -743,7 +738,14 @@ public final class SolrStore implements MemoryStore {
     return d;
   }
 
-  @SuppressWarnings("unchecked")
+  /** One request carrying version-checked updates of many callers ({@link UpdateBatcher}); returns the conflicts. */
+  private Set<String> sendBatch(List<SolrInputDocument> docs) {
+    UpdateRequest req = new UpdateRequest();
+    req.add(docs);
+    req.setParam("update.chain", TOLERANT_CHAIN);
+    return new java.util.HashSet<>(tolerantErrors(write(req, true)));
+  }
+
   private static List<String> tolerantErrors(NamedList<Object> response) {
     Object header = response.get("responseHeader");
     if (!(header instanceof NamedList<?> h) || !(h.get("errors") instanceof List<?> errors)) {
@@ -779,12 +781,8 @@ public final class SolrStore implements MemoryStore {
     }
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("fl", "id,q,visits,_version_");
-    try {
-      for (SolrDocument d : client.getById(collection, docIds, p)) {
-        out.put(shortId((String) d.getFieldValue("id")), d);
-      }
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw unavailable("read", e);
+    for (SolrDocument d : read("read", () -> client.getById(collection, docIds, p))) {
+      out.put(shortId((String) d.getFieldValue("id")), d);
     }
     return out;
   }
@@ -821,15 +819,11 @@ public final class SolrStore implements MemoryStore {
     }
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("fl", "id,payload");
-    try {
-      for (SolrDocument d : client.getById(collection, byDocId.keySet(), p)) {
-        String key = byDocId.get((String) d.getFieldValue("id"));
-        if (key != null) {
-          out.put(key, Payloads.numbers((String) d.getFieldValue("payload")));
-        }
+    for (SolrDocument d : read("ledger", () -> client.getById(collection, byDocId.keySet(), p))) {
+      String key = byDocId.get((String) d.getFieldValue("id"));
+      if (key != null) {
+        out.put(key, Payloads.numbers((String) d.getFieldValue("payload")));
       }
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw unavailable("ledger", e);
     }
     return out;
   }
@@ -1001,29 +995,38 @@ public final class SolrStore implements MemoryStore {
     }
   }
 
-  private void commitIfImmediate() {
-    if (options.visibility() == SolrStoreOptions.Visibility.IMMEDIATE) {
-      UpdateRequest req = new UpdateRequest();
-      write(req, true);
-    }
-  }
-
   private @Nullable SolrDocument realTimeGet(String docId, String fields) {
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("fl", fields);
-    try {
-      return client.getById(collection, docId, p);
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw unavailable("read", e);
-    }
+    return read("read", () -> client.getById(collection, docId, p));
   }
 
   private QueryResponse query(ModifiableSolrParams p) {
-    try {
-      QueryRequest req = new QueryRequest(p, SolrRequest.METHOD.POST);
-      return req.process(client, collection);
-    } catch (SolrServerException | IOException | SolrException e) {
-      throw unavailable("search", e);
+    return read("search", () -> new QueryRequest(p, SolrRequest.METHOD.POST).process(client, collection));
+  }
+
+  /** A read from Solr. */
+  @FunctionalInterface
+  private interface SolrRead<T> {
+    T run() throws SolrServerException, IOException;
+  }
+
+  /**
+   * Runs a read, again up to {@value #READ_ATTEMPTS} times in all when the connection failed (the JDK's HTTP/1.1 client
+   * now and then hands out a pooled connection the server side has just closed); reads have no effect to repeat.
+   * A request Solr answered with an error is not retried.
+   */
+  private <T> T read(String what, SolrRead<T> call) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.run();
+      } catch (SolrServerException | IOException e) {
+        if (attempt >= READ_ATTEMPTS) {
+          throw unavailable(what, e);
+        }
+      } catch (SolrException e) {
+        throw unavailable(what, e);
+      }
     }
   }
 

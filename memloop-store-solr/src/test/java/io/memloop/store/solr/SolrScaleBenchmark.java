@@ -41,8 +41,9 @@ import org.apache.solr.common.params.ModifiableSolrParams;
 
 /**
  * Scale benchmark of {@link SolrStore} on a real SolrCloud in this JVM ({@link SolrTestCluster}: two Solr nodes and an
- * embedded ZooKeeper), with one collection of 2 shards × 2 replicas so that each node hosts a leader and a replica. At
- * N memories of {@link ClusteredVectors} in namespace {@code bench} it measures:
+ * embedded ZooKeeper), with one collection of 2 shards × 2 replicas, so that each node holds a replica of each shard
+ * (which node leads which shard is Solr's choice; the report shows it, and the one shard that namespace {@code bench}
+ * is routed to). At N memories of {@link ClusteredVectors} in that namespace it measures:
  *
  * <ol>
  *   <li><b>ingest</b>: {@link SolrStore#insertAll} in batches of 1,000 at merge threshold 0.95 (memories/s over all
@@ -467,8 +468,9 @@ public final class SolrScaleBenchmark {
   private void noteFailures(String phase, Failures failures) {
     RuntimeException e = failures.first.get();
     if (e != null) {
-      notes.add(String.format(Locale.ROOT, "**%s: %,d operations failed**; the first: %s (root cause: %s).", phase,
-          failures.count.get(), e, SolrClusterAdmin.rootMessage(e)));
+      int n = failures.count.get();
+      notes.add(String.format(Locale.ROOT, "**%s: %,d %s failed**; the first: %s (root cause: %s).", phase, n,
+          n == 1 ? "operation" : "operations", e, SolrClusterAdmin.rootMessage(e)));
     }
   }
 

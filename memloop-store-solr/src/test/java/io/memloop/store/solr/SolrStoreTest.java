@@ -310,11 +310,47 @@ class SolrStoreTest {
   }
 
   @Test
-  void aCollectionOfAnotherDimension_orNoCollection_isAClearError(TestInfo test) {
+  void aNamespaceMovesFromAnotherStore_exactly(TestInfo test) throws Exception {
+    io.memloop.store.InMemoryStore embedded = new io.memloop.store.InMemoryStore(DIM);
+    SplittableRandom rnd = new SplittableRandom(6);
+    for (int i = 0; i < 30; i++) {
+      float[] v = vector(rnd);
+      embedded.insert(memory("team", v, "e" + i), 0.9);
+      embedded.insert(memory("team", near(v, rnd), "e" + i + " again"), 0.9);
+    }
+    List<Memory> ms = new ArrayList<>();
+    embedded.forEachMemory("team", ms::add);
+    for (int r = 0; r < 20; r++) {
+      RetrievalRecord rec = embedded.saveRetrieval(new RetrievalRecordDraft("team", T0, T0.plusSeconds(60),
+          List.of(new io.memloop.Candidate(ms.get(rnd.nextInt(ms.size())).id(), 1, 0, 1, true, 1))));
+      embedded.applyReward("team", rec.id(), T0.plusSeconds(r), (id, u) -> new Utility(u.q() + 0.5, u.visits() + 1));
+    }
+    embedded.saveSettings("team", Map.of("preset", "default"));
+    List<Memory> before = new ArrayList<>();
+    embedded.forEachMemory("team", before::add);
+
+    SolrStore store = open(test, "shards=2&replicas=1");
+    io.memloop.store.StoreCopy.Result r = io.memloop.store.StoreCopy.copy(embedded, store, "team", n -> {});
+    assertThat(r.memories()).isEqualTo(60);
+    assertThat(r.groups()).isEqualTo(30);
+    commit();
+    List<Memory> after = new ArrayList<>();
+    store.forEachMemory("team", after::add);
+    assertThat(after).hasSize(before.size());
+    for (int i = 0; i < before.size(); i++) {
+      assertThat(after.get(i)).usingRecursiveComparison().ignoringFields("id", "intentId").isEqualTo(before.get(i));
+      assertThat(after.get(i).intentId().equals(after.get(i - i % 2).intentId())).isTrue(); // pairs stay grouped
+    }
+    assertThat(store.settings("team")).contains(Map.of("preset", "default"));
+  }
+
+  @Test
+  void anExistingCollectionKeepsItsDimension_aMissingOneIsNotFound(TestInfo test) {
     SolrStore store = open(test, "shards=1&replicas=1");
     SolrStoreOptions o = store.options();
-    assertThatThrownBy(() -> SolrStore.open(o, OptionalInt.of(DIM + 1)))
-        .isInstanceOf(MemLoopException.class).hasMessageContaining("holds " + DIM + "-d vectors");
+    SolrStore other = SolrStore.open(o, OptionalInt.of(DIM + 1)); // the dimension is only for a collection made now
+    opened.add(other);
+    assertThat(other.dimension()).isEqualTo(DIM);
     SolrStoreOptions missing = SolrStoreOptions.parse(cluster().location("no-such-collection", ""), "--store");
     assertThatThrownBy(() -> SolrStore.open(missing, OptionalInt.empty()))
         .isInstanceOf(MemLoopException.class)
@@ -324,4 +360,5 @@ class SolrStoreTest {
     opened.add(viaHttp);
     assertThat(viaHttp.dimension()).isEqualTo(DIM);
   }
+
 }

@@ -1,0 +1,96 @@
+package io.memloop.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memloop.Memory;
+import io.memloop.store.lucene.LuceneStore;
+import io.memloop.store.lucene.LuceneStoreOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code memloop migrate} between two embedded stores (the Solr store's side is the same SPI, tested in its module). */
+class MigrateCliTest {
+  @TempDir Path dir;
+
+  record Result(int code, String out, String err) {}
+
+  private static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  private String store(String name) {
+    return dir.resolve(name).toString();
+  }
+
+  private void cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--store", store("from"), "--embedder", "none"));
+    Result r = run(all.toArray(String[]::new));
+    assertThat(r.code()).as(r.err()).isZero();
+  }
+
+  private List<Memory> memories(String store, String ns) {
+    List<Memory> out = new ArrayList<>();
+    try (LuceneStore s = LuceneStore.open(Path.of(store), LuceneStoreOptions.builder().build())) {
+      s.forEachMemory(ns, out::add);
+    }
+    return out;
+  }
+
+  @Test
+  void copiesNamespacesExactly_intoANewStore_andRefusesToCopyTwice() {
+    cli("remember", "-n", "team", "--intent", "restart the web tier", "--embedding", "[1,0,0,0]", "--experience", "drain first", "--outcome", "success");
+    cli("remember", "-n", "team", "--intent", "restart the web tier", "--embedding", "[0.99,0.01,0,0]", "--experience", "it timed out", "--outcome", "failure");
+    cli("remember", "-n", "ops", "--intent", "rotate keys", "--embedding", "[0,1,0,0]", "--experience", "use the vault", "--outcome", "success");
+    Result retrieved = run("retrieve", "-n", "team", "--embedding", "[1,0,0,0]", "--json", "--store", store("from"), "--embedder", "none");
+    String retrievalId = retrieved.out().replaceAll("(?s).*\"retrievalId\"\\s*:\\s*\"(r[0-9]+)\".*", "$1");
+    cli("reward", "-n", "team", "--retrieval", retrievalId, "--reward", "1");
+
+    Result copied = run("migrate", "--from", store("from"), "--to", store("to"), "--all");
+    assertThat(copied.code()).as(copied.err()).isZero();
+    assertThat(copied.out()).contains("copied namespace team: 2 memories in 1 intent groups, and its configuration")
+        .contains("copied namespace ops: 1 memories in 1 intent groups");
+
+    for (String ns : List.of("team", "ops")) {
+      List<Memory> a = memories(store("from"), ns);
+      List<Memory> b = memories(store("to"), ns);
+      assertThat(b).hasSize(a.size());
+      for (int i = 0; i < a.size(); i++) {
+        assertThat(b.get(i)).usingRecursiveComparison().ignoringFields("id", "intentId").isEqualTo(a.get(i));
+      }
+    }
+    assertThat(memories(store("to"), "team")).extracting(Memory::visits).contains(1L);
+
+    Result again = run("migrate", "--from", store("from"), "--to", store("to"), "-n", "team");
+    assertThat(again.code()).isNotZero();
+    assertThat(again.err()).startsWith("memloop: --to: namespace team already holds memories").doesNotContain("\tat ");
+  }
+
+  @Test
+  void badArguments_areOneReadableLine() {
+    cli("remember", "-n", "team", "--intent", "x", "--embedding", "[1,0]", "--experience", "e", "--outcome", "success");
+    for (var c : List.of(
+        List.of(List.of("migrate", "--from", store("from"), "--to", store("to")), "--namespace: name the namespaces"),
+        List.of(List.of("migrate", "--from", store("from"), "--to", store("to"), "--all", "-n", "team"), "not both"),
+        List.of(List.of("migrate", "--from", store("from"), "--to", store("from"), "--all"), "--to: is the same store as --from"),
+        List.of(List.of("migrate", "--from", store("missing"), "--to", store("to"), "--all"), "--from: no MemLoop store at"),
+        List.of(List.of("migrate", "--from", store("from"), "--to", "solr://zk/c", "--all"), "--to: host 'zk' is not HOST:PORT"),
+        List.of(List.of("migrate", "--from", store("from"), "--to", store("to"), "-n", "../etc"), "namespace"))) {
+      @SuppressWarnings("unchecked")
+      List<String> args = (List<String>) c.get(0);
+      Result r = run(args.toArray(String[]::new));
+      assertThat(r.code()).as(String.join(" ", args)).isNotZero();
+      assertThat(r.err().lines()).as(r.err()).hasSize(1);
+      assertThat(r.err()).startsWith("memloop: ").contains((String) c.get(1)).doesNotContain("\tat ");
+    }
+    assertThat(Path.of(store("to"))).doesNotExist();
+  }
+}
