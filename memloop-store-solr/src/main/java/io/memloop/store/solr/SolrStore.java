@@ -234,7 +234,8 @@ public final class SolrStore implements MemoryStore {
 
   private List<Memory> insertBatch(String ns, List<NewMemory> batch, double threshold) {
     synchronized (lock(ns)) {
-      List<IntentHit> searched = searchAll(ns, batch);
+      // above 1 no cosine reaches the threshold: every memory starts its own group, without searching
+      List<IntentHit> searched = threshold > 1 ? java.util.Collections.nCopies(batch.size(), null) : searchAll(ns, batch);
       List<RecentIntent> known = new ArrayList<>(recent(ns));
       String[] groupOf = new String[batch.size()];
       List<RecentIntent> created = new ArrayList<>();
@@ -375,6 +376,9 @@ public final class SolrStore implements MemoryStore {
 
   /** The most similar intent of {@code ns} with cosine ≥ {@code threshold}, searched and just created, or null. */
   private @Nullable String nearestIntent(String ns, float[] embedding, double threshold, Set<String> excluded) {
+    if (threshold > 1) {
+      return null; // no cosine reaches it: a new group, without searching
+    }
     String best = null;
     double bestSim = Double.NEGATIVE_INFINITY;
     long bestSeq = Long.MAX_VALUE;

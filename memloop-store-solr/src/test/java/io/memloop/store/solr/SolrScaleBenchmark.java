@@ -46,7 +46,7 @@ import org.apache.solr.common.params.ModifiableSolrParams;
  * is routed to). At N memories of {@link ClusteredVectors} in that namespace it measures:
  *
  * <ol>
- *   <li><b>ingest</b>: {@link SolrStore#insertAll} in batches of 1,000 at merge threshold 0.95 (memories/s over all
+ *   <li><b>ingest</b>: {@link SolrStore#insertAll} in batches of 1,000 at the merge threshold (default 0.95; above 1 no search) (memories/s over all
  *       batches, latency per batch), then a hard commit and {@link SolrStore#counts};
  *   <li><b>kNN recall routed by tenant</b>: {@code recall("bench", query, 5, 0.0)}, 2,000 warm-up and 5,000 timed
  *       queries on one thread, then 5,000 more from {@code threads} concurrent callers (throughput, latency);
@@ -62,16 +62,16 @@ import org.apache.solr.common.params.ModifiableSolrParams;
  * layout, a Markdown table and notes) goes to stdout, progress to stderr. The Solr nodes run in the measuring JVM:
  * they share its heap and CPUs with the client threads.
  *
- * <p>Run: {@code scripts/solr-bench [N [seed [threads [rewardSeconds]]]]} (defaults 100000, 42, 8, 20; JVM flags from
+ * <p>Run: {@code scripts/solr-bench [N [seed [threads [rewardSeconds [mergeThreshold]]]]]} (defaults 100000, 42, 8, 20, 0.95; JVM flags from
  * {@code MEMLOOP_JAVA_OPTS}, default {@code -Xmx6g}). Not a JUnit test.
  */
 public final class SolrScaleBenchmark {
   private static final String NS = "bench";
   private static final String COLLECTION = "memloop_bench";
-  private static final String LOCATION_PARAMS = "shards=2&replicas=2&visibility=nrt";
+  /** The collection's layout; {@code -Dbench.layout=shards=1&replicas=2} measures another. */
+  private static final String LOCATION_PARAMS = System.getProperty("bench.layout", "shards=2&replicas=2") + "&visibility=nrt";
   private static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
   private static final int BATCH = 1_000;
-  private static final double MERGE_THRESHOLD = 0.95;
   private static final int K = 5;
   private static final int RECALL_WARMUP = 2_000;
   private static final int RECALL_TIMED = 5_000;
@@ -93,16 +93,20 @@ public final class SolrScaleBenchmark {
   private final long seed;
   private final int threads;
   private final int rewardSeconds;
+  private final double mergeThreshold;
   private final List<String> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
   /** Every memory id, as {@link SolrStore#forEachMemory} lists them; retrievals select by index into this list. */
   private final List<String> memoryIds = new ArrayList<>();
+  /** Intent group id -> index of the member whose embedding is the group's vector (its first). */
+  private final java.util.Map<String, Integer> groupVector = new java.util.LinkedHashMap<>();
   /** Retrievals saved for the reward phase, in order, and the memory indices each selected. */
   private final List<String> retrievalIds = new ArrayList<>();
   private final List<int[]> selections = new ArrayList<>();
 
   private SolrScaleBenchmark(SolrTestCluster cluster, SolrStore store, ExecutorService pool, int n, long seed, int threads,
-      int rewardSeconds) {
+      int rewardSeconds, double mergeThreshold) {
+    this.mergeThreshold = mergeThreshold;
     this.cluster = cluster;
     this.store = store;
     this.pool = pool;
@@ -113,14 +117,16 @@ public final class SolrScaleBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    if (args.length > 4) {
-      System.err.println("usage: SolrScaleBenchmark [N [seed [threads [rewardSeconds]]]]");
+    if (args.length > 5) {
+      System.err.println("usage: SolrScaleBenchmark [N [seed [threads [rewardSeconds [mergeThreshold]]]]]");
       System.exit(2);
     }
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     long seed = args.length > 1 ? Long.parseLong(args[1]) : 42;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 8;
     int rewardSeconds = args.length > 3 ? Integer.parseInt(args[3]) : 20;
+    // 0.95: every insert searches for an intent to join (as remember does); above 1: no merging, no search (bulk load)
+    double mergeThreshold = args.length > 4 ? Double.parseDouble(args[4]) : 0.95;
     if (n < SELECTED || threads < 1 || rewardSeconds < 1) {
       System.err.println("N must be >= " + SELECTED + ", threads and rewardSeconds >= 1");
       System.exit(2);
@@ -130,7 +136,7 @@ public final class SolrScaleBenchmark {
         SolrStore store = SolrStore.open(SolrStoreOptions.parse(cluster.location(COLLECTION, LOCATION_PARAMS), NS),
             OptionalInt.of(ClusteredVectors.DIMENSION));
         ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-      SolrScaleBenchmark bench = new SolrScaleBenchmark(cluster, store, pool, n, seed, threads, rewardSeconds);
+      SolrScaleBenchmark bench = new SolrScaleBenchmark(cluster, store, pool, n, seed, threads, rewardSeconds, mergeThreshold);
       bench.ingest();
       bench.recall();
       bench.rewards();
@@ -155,8 +161,11 @@ public final class SolrScaleBenchmark {
       }
       long t = System.nanoTime();
       try {
-        store.insertAll(batch, MERGE_THRESHOLD);
+        List<io.memloop.Memory> inserted = store.insertAll(batch, mergeThreshold);
         batchNanos[b] = System.nanoTime() - t;
+        for (int i = 0; i < inserted.size(); i++) {
+          groupVector.putIfAbsent(inserted.get(i).intentId(), from + i);
+        }
         stored += batch.size();
       } catch (RuntimeException e) {
         failures.add(e);
@@ -166,7 +175,7 @@ public final class SolrScaleBenchmark {
         progress("ingest %,d / %,d (%,.0f memories/s)", to, n, stored / seconds(total));
       }
     }
-    row("Ingest: insertAll, latency per batch of " + fmt(BATCH), fmt(stored) + " memories", failures,
+    row("Ingest: insertAll (merge threshold " + mergeThreshold + "), latency per batch of " + fmt(BATCH), fmt(stored) + " memories", failures,
         String.format(Locale.ROOT, "%,.0f memories/s", stored / seconds(total)), batchNanos);
     new UpdateRequest().commit(cluster.cluster.getSolrClient(), COLLECTION);
     StoreCounts c = store.counts(NS, Instant.now());
@@ -174,6 +183,17 @@ public final class SolrScaleBenchmark {
         + "retrievals%s.", c.memories(), c.intents(), c.pendingRetrievals(),
         c.memories() == stored ? "" : " (**expected " + fmt(stored) + " memories**)"));
     notes.add("Documents per shard after ingest: " + shardDocCounts() + ".");
+    long bytes = 0;
+    StringBuilder cores = new StringBuilder();
+    for (var jetty : cluster.cluster.getJettySolrRunners()) {
+      for (var core : jetty.getCoreContainer().getCores()) {
+        bytes += core.getIndexSize();
+        cores.append(cores.isEmpty() ? "" : ", ").append(core.getName()).append(' ')
+            .append(String.format(Locale.ROOT, "%,d MB", core.getIndexSize() >> 20));
+      }
+    }
+    notes.add(String.format(Locale.ROOT, "Index size on disk after ingest (every replica, update logs not counted): %,d MB "
+        + "(%s), %,.0f bytes per memory per replica.", bytes >> 20, cores, bytes / 2.0 / Math.max(1, stored)));
   }
 
   private void recall() throws Exception {
@@ -190,6 +210,37 @@ public final class SolrScaleBenchmark {
         + "query on average, mean best cosine %.3f; %,d of %,d queries returned fewer than %d groups.",
         tally.intents.get() / (double) tally.queries.get(), tally.memories.get() / (double) tally.queries.get(),
         tally.bestCosineMicros.get() / 1e6 / tally.queries.get(), tally.fewerThanK.get(), tally.queries.get(), K));
+    exactRecall();
+  }
+
+  /** Phase A recall@k against brute force over every intent group's vector, on queries the timing never used. */
+  private void exactRecall() {
+    int queries = 200;
+    List<String> ids = new ArrayList<>(groupVector.keySet());
+    float[][] groupVectors = new float[ids.size()][];
+    for (int g = 0; g < ids.size(); g++) {
+      groupVectors[g] = vectors.member(groupVector.get(ids.get(g)));
+    }
+    double found = 0;
+    for (int j = 0; j < queries; j++) {
+      float[] q = vectors.query(QUERY_BASE + 2 * RECALL_TIMED + RECALL_WARMUP + j);
+      Integer[] order = new Integer[ids.size()];
+      double[] sims = new double[ids.size()];
+      for (int g = 0; g < ids.size(); g++) {
+        order[g] = g;
+        sims[g] = io.memloop.Vectors.dot(q, groupVectors[g]);
+      }
+      java.util.Arrays.sort(order, (a, b) -> Double.compare(sims[b], sims[a]));
+      java.util.Set<String> exact = new java.util.HashSet<>();
+      for (int r = 0; r < Math.min(K, order.length); r++) {
+        exact.add(ids.get(order[r]));
+      }
+      for (IntentMatch m : store.recall(NS, q, K, -1)) {
+        found += exact.contains(m.intentId()) ? 1 : 0;
+      }
+    }
+    notes.add(String.format(Locale.ROOT, "Phase A recall@%d against brute force over all %,d intent groups, %d held-out "
+        + "queries: %.3f.", K, ids.size(), queries, found / (queries * (double) Math.min(K, ids.size()))));
   }
 
   /** {@link #RECALL_TIMED} recalls of queries {@code firstQuery}, ... from {@code workers} threads: one table row. */
