@@ -96,6 +96,8 @@ public final class SolrStore implements MemoryStore {
   private final Map<String, Object> namespaceLocks = new ConcurrentHashMap<>();
   private final Map<String, List<RecentIntent>> recentIntents = new ConcurrentHashMap<>();
   private final long recentIntentNanos;
+  /** Bits of a document's hash taken from its namespace (16: one shard per namespace), as the collection records. */
+  private int tenantBits = 16;
   private final UpdateBatcher updates = new UpdateBatcher(this::sendBatch);
   private long sequenceNext;
   private long sequenceEnd;
@@ -360,7 +362,7 @@ public final class SolrStore implements MemoryStore {
     }
   }
 
-  private static SolrInputDocument memoryDoc(String ns, long seq, String intentId, NewMemory m) {
+  private SolrInputDocument memoryDoc(String ns, long seq, String intentId, NewMemory m) {
     SolrInputDocument doc = doc(ns, "m" + seq, "m", seq);
     doc.addField("intent", intentId);
     doc.addField("intent_text", m.intentText());
@@ -850,9 +852,9 @@ public final class SolrStore implements MemoryStore {
     write(req);
   }
 
-  private static String ledgerId(String ns, String key) {
+  private String ledgerId(String ns, String key) {
     // '!' would make the key a routing prefix: encode it (and everything else unusual)
-    return ns + "!l" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("!", "%21");
+    return docId(ns, "l" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("!", "%21"));
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -872,29 +874,35 @@ public final class SolrStore implements MemoryStore {
     }
   }
 
+  /** Reads the collection's record of itself (writing it first for a new collection): dimension and routing. */
   private void checkMeta(int expected) {
-    SolrDocument meta = realTimeGet(META_ID, "id,dimension");
+    SolrDocument meta = realTimeGet(META_ID, "id,dimension,tenant_bits");
     if (meta == null) {
       SolrInputDocument d = new SolrInputDocument();
       d.addField("id", META_ID);
       d.addField("kind", "meta");
       d.addField("dimension", expected);
+      d.addField("tenant_bits", options.tenantBits());
       d.addField("_version_", -1L);
       UpdateRequest req = new UpdateRequest();
       req.add(d);
       try {
         write(req);
+        tenantBits = options.tenantBits();
         return;
       } catch (VersionConflict e) {
-        meta = realTimeGet(META_ID, "id,dimension"); // another process wrote it first
+        meta = realTimeGet(META_ID, "id,dimension,tenant_bits"); // another process wrote it first
       }
     }
     int actual = meta == null ? expected : ((Number) meta.getFieldValue("dimension")).intValue();
+    Object bits = meta == null ? null : meta.getFieldValue("tenant_bits");
+    tenantBits = bits == null ? 16 : ((Number) bits).intValue();
     if (actual != expected) {
       throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "--store",
           "--store: collection " + collection + " records " + actual + "-d memories but its schema holds " + expected + "-d vectors");
     }
   }
+
 
   /** Ids come from one counter per collection, taken in blocks: unique across processes, never reused. */
   private synchronized long nextSequence() {
@@ -1055,18 +1063,18 @@ public final class SolrStore implements MemoryStore {
   }
 
   /** A query over one namespace's documents (of {@code kind}, or all), routed to the namespace's shard. */
-  private static ModifiableSolrParams namespaceQuery(String ns, @Nullable String kind) {
+  private ModifiableSolrParams namespaceQuery(String ns, @Nullable String kind) {
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("q", "*:*");
     p.add("fq", "{!term f=tenant}" + ns);
     if (kind != null) {
       p.add("fq", "{!term f=kind}" + kind);
     }
-    p.set("_route_", ns + "!");
+    p.set("_route_", route(ns));
     return p;
   }
 
-  private static SolrInputDocument doc(String ns, String shortId, String kind, long seq) {
+  private SolrInputDocument doc(String ns, String shortId, String kind, long seq) {
     SolrInputDocument d = new SolrInputDocument();
     d.addField("id", docId(ns, shortId));
     d.addField("kind", kind);
@@ -1100,12 +1108,22 @@ public final class SolrStore implements MemoryStore {
     return ((Number) d.getFieldValue("_version_")).longValue();
   }
 
-  static String docId(String ns, String shortId) {
-    return ns + "!" + shortId;
+  /** A document's compositeId: the namespace's routing prefix, then the store's own id. */
+  String docId(String ns, String shortId) {
+    return route(ns) + shortId;
+  }
+
+  /**
+   * The routing prefix of a namespace's documents: {@code ns!} keeps all of them on one shard; {@code ns/B!} (a
+   * collection created with {@code tenantBits=B} below 16) spreads a large namespace over 2^(16 − B) times as much of
+   * the hash range, and its searches go to every shard it covers.
+   */
+  private String route(String ns) {
+    return tenantBits >= 16 ? ns + "!" : ns + "/" + tenantBits + "!";
   }
 
   private static String shortId(String docId) {
-    return docId.substring(docId.indexOf('!') + 1);
+    return docId.substring(docId.lastIndexOf('!') + 1);
   }
 
   private static long seqOf(String shortId) {

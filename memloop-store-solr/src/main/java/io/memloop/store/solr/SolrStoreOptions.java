@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Query parameters: {@code shards} and {@code replicas} (used only when the collection does not exist yet and
  * MemLoop creates it; defaults 1 shard, min(2, live nodes) replicas), {@code visibility} ({@code nrt}, the default:
  * searches see writes after the collection's soft-commit interval; {@code immediate}: every write waits for a soft
- * commit, for tests and tiny deployments), {@code timeout} (request timeout in seconds, default 30).
+ * commit, for tests and tiny deployments), {@code timeout} (request timeout in seconds, default 30), {@code tenantBits}
+ * (0–16, default 16; recorded with a collection MemLoop creates: 16 keeps each namespace on one shard, fewer spread
+ * each namespace over 2^(16 − B) times as much of the hash range, for namespaces too large for one shard).
  *
  * @param zkHosts ZooKeeper hosts (ZooKeeper form), empty for the HTTP form
  * @param chroot ZooKeeper chroot ({@code /solr} and the like), or null
@@ -37,7 +39,8 @@ public record SolrStoreOptions(
     int shards,
     int replicas,
     Visibility visibility,
-    int timeoutSeconds) {
+    int timeoutSeconds,
+    int tenantBits) {
 
   /** When searches see a write. */
   public enum Visibility {
@@ -116,6 +119,7 @@ public record SolrStoreOptions(
     int replicas = AUTO;
     Visibility visibility = Visibility.NRT;
     int timeout = 30;
+    int tenantBits = 16;
     if (uri.getRawQuery() != null) {
       for (String pair : uri.getRawQuery().split("&")) {
         int eq = pair.indexOf('=');
@@ -125,18 +129,19 @@ public record SolrStoreOptions(
           case "shards" -> shards = intIn(field, key, value, 1, 1024);
           case "replicas" -> replicas = intIn(field, key, value, 1, 16);
           case "timeout" -> timeout = intIn(field, key, value, 1, 3600);
+          case "tenantBits" -> tenantBits = intIn(field, key, value, 0, 16);
           case "visibility" -> visibility = switch (value.toLowerCase(Locale.ROOT)) {
             case "nrt" -> Visibility.NRT;
             case "immediate" -> Visibility.IMMEDIATE;
             default -> throw MemLoopException.invalid(field, "visibility must be nrt or immediate, got '" + printable(value) + "'");
           };
           default -> throw MemLoopException.invalid(field, "unknown parameter '" + printable(key)
-              + "' (known: shards, replicas, visibility, timeout)");
+              + "' (known: shards, replicas, visibility, timeout, tenantBits)");
         }
       }
     }
     if (scheme.equals("solr")) {
-      return new SolrStoreOptions(hosts, chroot, List.of(), collection, shards, replicas, visibility, timeout);
+      return new SolrStoreOptions(hosts, chroot, List.of(), collection, shards, replicas, visibility, timeout, tenantBits);
     }
     if (chroot != null) {
       throw MemLoopException.invalid(field, "a solr+http location is NODE:PORT[,NODE:PORT]/COLLECTION; '" + printable(chroot)
@@ -144,17 +149,17 @@ public record SolrStoreOptions(
     }
     String http = scheme.equals("solr+https") ? "https://" : "http://";
     List<String> urls = hosts.stream().map(h -> http + h + "/solr").toList();
-    return new SolrStoreOptions(List.of(), null, urls, collection, shards, replicas, visibility, timeout);
+    return new SolrStoreOptions(List.of(), null, urls, collection, shards, replicas, visibility, timeout, tenantBits);
   }
 
   /** The same options with another visibility. */
   public SolrStoreOptions withVisibility(Visibility v) {
-    return new SolrStoreOptions(zkHosts, chroot, solrUrls, collection, shards, replicas, v, timeoutSeconds);
+    return new SolrStoreOptions(zkHosts, chroot, solrUrls, collection, shards, replicas, v, timeoutSeconds, tenantBits);
   }
 
   /** The same options with the shards and replicas used if the collection must be created. */
   public SolrStoreOptions withLayout(int shards, int replicas) {
-    return new SolrStoreOptions(zkHosts, chroot, solrUrls, collection, shards, replicas, visibility, timeoutSeconds);
+    return new SolrStoreOptions(zkHosts, chroot, solrUrls, collection, shards, replicas, visibility, timeoutSeconds, tenantBits);
   }
 
   /** The location these options were parsed from, in canonical form (for logs and messages). */

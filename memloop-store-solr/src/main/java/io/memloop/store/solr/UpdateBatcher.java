@@ -80,6 +80,13 @@ final class UpdateBatcher {
     }
   }
 
+  /** Callers waiting for a request (for tests). */
+  int queued() {
+    synchronized (lock) {
+      return queue.size();
+    }
+  }
+
   /** Up to {@link #MAX_DOCS} documents from the queue, oldest callers first, no id twice. */
   private List<Pending> take() {
     List<Pending> batch = new ArrayList<>();

@@ -560,7 +560,7 @@ public final class SolrScaleBenchmark {
   /** Nodes, shards and replicas of the collection, and the shard the namespace is routed to. */
   private String layout() {
     DocCollection c = cluster.cluster.getZkStateReader().getClusterState().getCollection(COLLECTION);
-    String home = c.getRouter().getTargetSlice(SolrStore.docId(NS, "m1"), null, null, null, c).getName();
+    String home = c.getRouter().getTargetSlice(store.docId(NS, "m1"), null, null, null, c).getName();
     StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%d in-JVM Solr nodes + embedded ZooKeeper, "
         + "collection `%s` (%s, router %s):", cluster.cluster.getJettySolrRunners().size(), COLLECTION, LOCATION_PARAMS,
         c.getRouter().getClass().getSimpleName()));

@@ -132,8 +132,8 @@ class SolrStoreTest {
     float[] v = vector(rnd);
     Memory m = store.insert(memory("ns", v, "kept"), 0.9);
     // an indexed-only field: a document re-indexed from its stored fields would lose it
-    String docId = SolrStore.docId("ns", m.id());
-    String groupId = SolrStore.docId("ns", m.intentId());
+    String docId = store.docId("ns", m.id());
+    String groupId = store.docId("ns", m.intentId());
     UpdateRequest mark = new UpdateRequest();
     for (String id : List.of(docId, groupId)) {
       SolrInputDocument d = new SolrInputDocument();
@@ -210,6 +210,43 @@ class SolrStoreTest {
     q.remove("_route_");
     assertThat(((org.apache.solr.common.util.NamedList<?>) admin().query(collection, q).getResponse().get("shards.info")).size())
         .isEqualTo(2);
+  }
+
+  @Test
+  void aNamespaceTooLargeForOneShard_spreadsOverSeveralWithFewerTenantBits(TestInfo test) throws Exception {
+    SolrStore store = open(test, "visibility=immediate&shards=4&replicas=1&tenantBits=0");
+    SplittableRandom rnd = new SplittableRandom(7);
+    List<Memory> big = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      big.add(store.insert(memory("big", vector(rnd), "big " + i), 0.99));
+    }
+    Memory small = store.insert(memory("small", big.getFirst().intentEmbedding(), "small"), 0.99);
+    assertThat(store.docId("big", "m1")).isEqualTo("big/0!m1");
+    // the namespace's documents are on more than one shard, and its routed searches ask all of them
+    SolrQuery q = new SolrQuery("{!term f=tenant}big");
+    q.set("_route_", "big/0!");
+    q.set("shards.info", true);
+    q.setRows(0);
+    var info = (org.apache.solr.common.util.NamedList<?>) admin().query(collection, q).getResponse().get("shards.info");
+    long shardsWithDocs = 0;
+    for (var e : info) {
+      shardsWithDocs += ((Number) ((org.apache.solr.common.util.NamedList<?>) e.getValue()).get("numFound")).longValue() > 0 ? 1 : 0;
+    }
+    assertThat(shardsWithDocs).isGreaterThan(1);
+    for (Memory m : big) {
+      assertThat(store.get("big", m.id())).contains(m);
+      assertThat(store.recall("big", m.intentEmbedding(), 1, 0.99).getFirst().memories()).extracting(Memory::id).containsExactly(m.id());
+    }
+    assertThat(store.recall("small", small.intentEmbedding(), 5, 0.0)).hasSize(1);
+    RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft("big", T0, T0.plusSeconds(60),
+        List.of(new io.memloop.Candidate(big.get(7).id(), 1, 0, 1, true, 1), new io.memloop.Candidate(big.get(8).id(), 1, 0, 1, true, 1))));
+    assertThat(((RewardOutcome.Applied) store.applyReward("big", r.id(), T0, (id, u) -> new Utility(1, 1))).changes()).hasSize(2);
+    assertThat(store.counts("big", T0)).isEqualTo(new io.memloop.store.StoreCounts(60, 60, 0));
+    // the routing is the collection's: a store opened without the parameter uses it
+    SolrStore again = SolrStore.open(SolrStoreOptions.parse(cluster().location(collection, ""), "test"), OptionalInt.empty());
+    opened.add(again);
+    assertThat(again.get("big", big.get(7).id()).orElseThrow().utility()).isEqualTo(new Utility(1, 1));
+    assertThat(again.docId("big", "m1")).isEqualTo("big/0!m1");
   }
 
   @Test
