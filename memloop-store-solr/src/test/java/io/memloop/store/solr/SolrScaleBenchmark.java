@@ -178,6 +178,12 @@ public final class SolrScaleBenchmark {
     row("Ingest: insertAll (merge threshold " + mergeThreshold + "), latency per batch of " + fmt(BATCH), fmt(stored) + " memories", failures,
         String.format(Locale.ROOT, "%,.0f memories/s", stored / seconds(total)), batchNanos);
     new UpdateRequest().commit(cluster.cluster.getSolrClient(), COLLECTION);
+    // one segment per replica, as the embedded store's benchmarks search (BuildStore's forceMerge(1)); otherwise
+    // background merges of HNSW graphs run during the timed phases and each segment costs its own search
+    long merge = System.nanoTime();
+    cluster.cluster.getSolrClient().optimize(COLLECTION, true, true, 1);
+    notes.add(String.format(Locale.ROOT, "Merged into one segment per replica after ingest (optimize): %.1f s.",
+        seconds(System.nanoTime() - merge)));
     StoreCounts c = store.counts(NS, Instant.now());
     notes.add(String.format(Locale.ROOT, "After ingest and commit, `counts`: %,d memories, %,d intent groups, %,d pending "
         + "retrievals%s.", c.memories(), c.intents(), c.pendingRetrievals(),
