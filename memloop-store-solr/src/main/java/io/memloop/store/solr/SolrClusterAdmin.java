@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,7 @@ import org.apache.solr.client.solrj.request.GenericSolrRequest;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.util.ContentStreamBase;
 import org.apache.solr.common.util.NamedList;
+import org.jspecify.annotations.Nullable;
 
 /** Connecting to the cluster, and creating MemLoop's collection and config set when they are missing. */
 final class SolrClusterAdmin {
@@ -123,9 +125,7 @@ final class SolrClusterAdmin {
     NamedList<Object> r = client.request(
         new GenericSolrRequest(SolrRequest.METHOD.GET, "/schema/fieldtypes/intent_vector").setRequiresCollection(true),
         collection);
-    Object type = r.get("fieldType");
-    Object dim = type instanceof java.util.Map<?, ?> m ? m.get("vectorDimension")
-        : type instanceof NamedList<?> n ? n.get("vectorDimension") : null;
+    Object dim = entry(r.get("fieldType"), "vectorDimension");
     if (dim == null) {
       throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "--store",
           "--store: collection " + collection + " is not a MemLoop collection (its schema has no intent_vector field type)");
@@ -138,17 +138,17 @@ final class SolrClusterAdmin {
     try {
       NamedList<Object> r = client.request(
           new GenericSolrRequest(SolrRequest.METHOD.GET, "/config/updateHandler").setRequiresCollection(true), collection);
-      Object config = r.get("config");
-      Object handler = config instanceof java.util.Map<?, ?> m ? m.get("updateHandler")
-          : config instanceof NamedList<?> n ? n.get("updateHandler") : null;
-      Object soft = handler instanceof java.util.Map<?, ?> m ? m.get("autoSoftCommit")
-          : handler instanceof NamedList<?> n ? n.get("autoSoftCommit") : null;
-      Object max = soft instanceof java.util.Map<?, ?> m ? m.get("maxTime") : soft instanceof NamedList<?> n ? n.get("maxTime") : null;
+      Object max = entry(entry(entry(r.get("config"), "updateHandler"), "autoSoftCommit"), "maxTime");
       long ms = max == null ? -1 : Long.parseLong(max.toString());
       return ms > 0 ? ms : DEFAULT_SOFT_COMMIT_MILLIS;
     } catch (SolrServerException | IOException | SolrException | NumberFormatException e) {
       return DEFAULT_SOFT_COMMIT_MILLIS;
     }
+  }
+
+  /** {@code key}'s value in a response section, which SolrJ hands over as a Map or a NamedList; null otherwise. */
+  static @Nullable Object entry(@Nullable Object section, String key) {
+    return section instanceof Map<?, ?> m ? m.get(key) : section instanceof NamedList<?> n ? n.get(key) : null;
   }
 
   static String rootMessage(Throwable e) {

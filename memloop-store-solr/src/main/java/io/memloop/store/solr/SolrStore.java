@@ -24,8 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +36,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -175,17 +181,11 @@ public final class SolrStore implements MemoryStore {
         if (joined == null) {
           long intentSeq = nextSequence();
           joined = "i" + intentSeq;
-          SolrInputDocument intent = doc(ns, joined, "i", intentSeq);
-          intent.addField("vector", floats(m.intentEmbedding()));
-          intent.addField("members", 1);
+          SolrInputDocument intent = intentDoc(ns, joined, intentSeq, m.intentEmbedding(), 1);
           intent.addField("_version_", -1L); // must not exist
           req.add(intent);
         } else {
-          SolrInputDocument inc = new SolrInputDocument();
-          inc.addField("id", docId(ns, joined));
-          inc.addField("members", Map.of("inc", 1));
-          inc.addField("_version_", 1L); // must exist: a deleted group is not brought back by this update
-          req.add(inc);
+          req.add(membersDelta(ns, joined, 1));
         }
         req.add(memoryDoc(ns, seq, joined, m));
         try {
@@ -203,8 +203,7 @@ public final class SolrStore implements MemoryStore {
         if (intentId == null) {
           remember(ns, new RecentIntent(joined, seqOf(joined), m.intentEmbedding().clone(), System.nanoTime()));
         }
-        return new Memory(memoryId, ns, joined, m.intentText(), m.intentEmbedding().clone(), m.experience(), m.outcome(),
-            m.initialQ(), 0, m.createdAt(), m.createdAt());
+        return stored(ns, memoryId, joined, m);
       }
     }
   }
@@ -237,48 +236,38 @@ public final class SolrStore implements MemoryStore {
   private List<Memory> insertBatch(String ns, List<NewMemory> batch, double threshold) {
     synchronized (lock(ns)) {
       // above 1 no cosine reaches the threshold: every memory starts its own group, without searching
-      List<IntentHit> searched = threshold > 1 ? java.util.Collections.nCopies(batch.size(), null) : searchAll(ns, batch);
-      List<RecentIntent> known = new ArrayList<>(recent(ns));
+      List<IntentHit> searched = threshold > 1 ? Collections.nCopies(batch.size(), null) : searchAll(ns, batch);
+      List<RecentIntent> known = recent(ns);
       String[] groupOf = new String[batch.size()];
       List<RecentIntent> created = new ArrayList<>();
+      Set<String> createdIds = new HashSet<>();
       Map<String, Integer> joinedExisting = new LinkedHashMap<>();
       Set<String> gone = new TreeSet<>();
       for (int round = 0; ; round++) {
         created.clear();
+        createdIds.clear();
         joinedExisting.clear();
         for (int j = 0; j < batch.size(); j++) {
           float[] v = batch.get(j).intentEmbedding();
-          IntentHit hit = searched.get(j);
-          String best = hit != null && hit.similarity >= threshold && !gone.contains(hit.intentId) ? hit.intentId : null;
-          double bestSim = best == null ? Double.NEGATIVE_INFINITY : hit.similarity;
-          long bestSeq = best == null ? Long.MAX_VALUE : hit.seq;
-          boolean isNew = false;
-          for (List<RecentIntent> pool : List.of(known, created)) {
-            for (RecentIntent r : pool) {
-              double sim = Vectors.dot(v, r.embedding);
-              if (!gone.contains(r.intentId) && sim >= threshold && (sim > bestSim || (sim == bestSim && r.seq < bestSeq))) {
-                best = r.intentId;
-                bestSim = sim;
-                bestSeq = r.seq;
-                isNew = pool == created;
-              }
-            }
-          }
+          IntentHit best = best(v, searched.get(j), threshold, gone, known, created);
           if (best == null) {
             long seq = nextSequence();
-            best = "i" + seq;
-            created.add(new RecentIntent(best, seq, v.clone(), System.nanoTime()));
-          } else if (!isNew) {
-            joinedExisting.merge(best, 1, Integer::sum);
+            created.add(new RecentIntent("i" + seq, seq, v.clone(), System.nanoTime()));
+            createdIds.add("i" + seq);
+            groupOf[j] = "i" + seq;
+          } else {
+            if (!createdIds.contains(best.intentId)) {
+              joinedExisting.merge(best.intentId, 1, Integer::sum);
+            }
+            groupOf[j] = best.intentId;
           }
-          groupOf[j] = best;
         }
         Set<String> failed = raiseMembers(ns, joinedExisting);
-        if (failed.isEmpty() || round >= 3) {
-          if (!failed.isEmpty()) {
-            throw unavailable("insert", new IllegalStateException("intent groups kept disappearing: " + failed));
-          }
+        if (failed.isEmpty()) {
           break;
+        }
+        if (round >= 3) {
+          throw unavailable("insert", new IllegalStateException("intent groups kept disappearing: " + failed));
         }
         // groups deleted since they were found: undo the other raises, and decide again without them
         Map<String, Integer> undo = new LinkedHashMap<>();
@@ -296,17 +285,13 @@ public final class SolrStore implements MemoryStore {
         newMembers.merge(g, 1, Integer::sum);
       }
       for (RecentIntent r : created) {
-        SolrInputDocument intent = doc(ns, r.intentId, "i", r.seq);
-        intent.addField("vector", floats(r.embedding));
-        intent.addField("members", newMembers.get(r.intentId));
-        req.add(intent);
+        req.add(intentDoc(ns, r.intentId, r.seq, r.embedding, newMembers.get(r.intentId)));
       }
       List<Memory> out = new ArrayList<>(batch.size());
       for (int j = 0; j < batch.size(); j++) {
         NewMemory m = batch.get(j);
         long seq = nextSequence();
-        out.add(new Memory("m" + seq, ns, groupOf[j], m.intentText(), m.intentEmbedding().clone(), m.experience(), m.outcome(),
-            m.initialQ(), 0, m.createdAt(), m.createdAt()));
+        out.add(stored(ns, "m" + seq, groupOf[j], m));
         req.add(memoryDoc(ns, seq, groupOf[j], m));
       }
       write(req);
@@ -321,13 +306,7 @@ public final class SolrStore implements MemoryStore {
       return Set.of();
     }
     UpdateRequest req = new UpdateRequest();
-    for (var e : delta.entrySet()) {
-      SolrInputDocument inc = new SolrInputDocument();
-      inc.addField("id", docId(ns, e.getKey()));
-      inc.addField("members", Map.of("inc", e.getValue()));
-      inc.addField("_version_", 1L);
-      req.add(inc);
-    }
+    delta.forEach((id, n) -> req.add(membersDelta(ns, id, n)));
     req.setParam("update.chain", TOLERANT_CHAIN);
     Set<String> failed = new TreeSet<>();
     for (String id : tolerantErrors(write(req, false))) {
@@ -338,14 +317,14 @@ public final class SolrStore implements MemoryStore {
 
   /** The nearest existing intent of each memory's embedding (null where the namespace has none), searched concurrently. */
   private List<IntentHit> searchAll(String ns, List<NewMemory> batch) {
-    List<java.util.concurrent.Callable<IntentHit>> tasks = new ArrayList<>(batch.size());
+    List<Callable<IntentHit>> tasks = new ArrayList<>(batch.size());
     for (NewMemory m : batch) {
       tasks.add(() -> {
         List<IntentHit> hits = searchIntents(ns, m.intentEmbedding(), 1);
         return hits.isEmpty() ? null : hits.getFirst();
       });
     }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(8, batch.size()));
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(8, batch.size()));
     try {
       List<IntentHit> out = new ArrayList<>(batch.size());
       for (var f : pool.invokeAll(tasks)) {
@@ -355,11 +334,33 @@ public final class SolrStore implements MemoryStore {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unavailable("search", e);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : unavailable("search", e.getCause());
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  /** An in-place change of a group's member count; fails (version conflict) if the group no longer exists. */
+  private SolrInputDocument membersDelta(String ns, String intentId, int delta) {
+    SolrInputDocument d = new SolrInputDocument();
+    d.addField("id", docId(ns, intentId));
+    d.addField("members", Map.of("inc", delta));
+    d.addField("_version_", 1L); // must exist: a deleted group is not brought back by this update
+    return d;
+  }
+
+  private SolrInputDocument intentDoc(String ns, String intentId, long seq, float[] embedding, int members) {
+    SolrInputDocument d = doc(ns, intentId, "i", seq);
+    d.addField("vector", floats(embedding));
+    d.addField("members", members);
+    return d;
+  }
+
+  /** The memory {@link #memoryDoc} stores, as the caller gets it back. */
+  private static Memory stored(String ns, String memoryId, String intentId, NewMemory m) {
+    return new Memory(memoryId, ns, intentId, m.intentText(), m.intentEmbedding().clone(), m.experience(), m.outcome(),
+        m.initialQ(), 0, m.createdAt(), m.createdAt());
   }
 
   private SolrInputDocument memoryDoc(String ns, long seq, String intentId, NewMemory m) {
@@ -381,24 +382,29 @@ public final class SolrStore implements MemoryStore {
     if (threshold > 1) {
       return null; // no cosine reaches it: a new group, without searching
     }
-    String best = null;
-    double bestSim = Double.NEGATIVE_INFINITY;
-    long bestSeq = Long.MAX_VALUE;
-    for (IntentHit h : searchIntents(ns, embedding, 1 + excluded.size())) {
-      if (!excluded.contains(h.intentId) && h.similarity >= threshold) {
-        best = h.intentId;
-        bestSim = h.similarity;
-        bestSeq = h.seq;
-        break;
-      }
-    }
-    for (RecentIntent r : recent(ns)) {
-      double sim = Vectors.dot(embedding, r.embedding);
-      if (!excluded.contains(r.intentId) && sim >= threshold
-          && (sim > bestSim || (sim == bestSim && r.seq < bestSeq))) {
-        best = r.intentId;
-        bestSim = sim;
-        bestSeq = r.seq;
+    IntentHit searched = searchIntents(ns, embedding, 1 + excluded.size()).stream()
+        .filter(h -> !excluded.contains(h.intentId)).findFirst().orElse(null);
+    IntentHit best = best(embedding, searched, threshold, excluded, recent(ns));
+    return best == null ? null : best.intentId;
+  }
+
+  /**
+   * The intent {@code embedding} joins: the most similar at cosine ≥ {@code threshold} among {@code searched} (the
+   * search's nearest, or null) and the groups in {@code pools} (created here, maybe not searchable yet), ties to the
+   * older; none of {@code excluded}. Null if none qualifies.
+   */
+  @SafeVarargs
+  private static @Nullable IntentHit best(float[] embedding, @Nullable IntentHit searched, double threshold,
+      Set<String> excluded, List<RecentIntent>... pools) {
+    IntentHit best = searched != null && searched.similarity >= threshold && !excluded.contains(searched.intentId)
+        ? searched : null;
+    for (List<RecentIntent> pool : pools) {
+      for (RecentIntent r : pool) {
+        double sim = Vectors.dot(embedding, r.embedding);
+        if (!excluded.contains(r.intentId) && sim >= threshold
+            && (best == null || sim > best.similarity || (sim == best.similarity && r.seq < best.seq))) {
+          best = new IntentHit(r.intentId, r.seq, sim);
+        }
       }
     }
     return best;
@@ -593,11 +599,7 @@ public final class SolrStore implements MemoryStore {
       // one member fewer; the group goes with its last memory, unless a memory joins it in between
       String groupId = docId(namespace, intentId);
       UpdateRequest dec = new UpdateRequest();
-      SolrInputDocument d = new SolrInputDocument();
-      d.addField("id", groupId);
-      d.addField("members", Map.of("inc", -1));
-      d.addField("_version_", 1L);
-      dec.add(d);
+      dec.add(membersDelta(namespace, intentId, -1));
       try {
         write(dec);
         SolrDocument group = realTimeGet(groupId, "id,members,_version_");
@@ -670,13 +672,14 @@ public final class SolrStore implements MemoryStore {
     long token = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     SolrInputDocument claim = new SolrInputDocument();
     claim.addField("id", rid);
-    claim.addField("rewarded", Map.of("set", nanos(now) == 0 ? 1L : nanos(now)));
+    long at = nanos(now);
+    claim.addField("rewarded", Map.of("set", at == 0 ? 1L : at)); // 0 means "not rewarded"
     claim.addField("claim", Map.of("set", token));
     claim.addField("_version_", version(r));
     if (!updates.write(List.of(claim)).isEmpty()) { // another process or thread claimed it first
       SolrDocument again = realTimeGet(rid, "id,rewarded");
-      long at = again == null ? 0 : ((Number) again.getFieldValue("rewarded")).longValue();
-      return at != 0 ? new RewardOutcome.AlreadyRewarded(instant(at)) : new RewardOutcome.Unknown();
+      long first = again == null ? 0 : ((Number) again.getFieldValue("rewarded")).longValue();
+      return first != 0 ? new RewardOutcome.AlreadyRewarded(instant(first)) : new RewardOutcome.Unknown();
     }
     List<UtilityChange> applied = writeUtilities(namespace, current, after, changes, update, now);
     return new RewardOutcome.Applied(record, applied);
@@ -751,7 +754,7 @@ public final class SolrStore implements MemoryStore {
     UpdateRequest req = new UpdateRequest();
     req.add(docs);
     req.setParam("update.chain", TOLERANT_CHAIN);
-    return new java.util.HashSet<>(tolerantErrors(write(req, true)));
+    return new HashSet<>(tolerantErrors(write(req, true)));
   }
 
   private static List<String> tolerantErrors(NamedList<Object> response) {
@@ -761,9 +764,9 @@ public final class SolrStore implements MemoryStore {
     }
     List<String> ids = new ArrayList<>();
     for (Object e : errors) {
-      Object id = e instanceof Map<?, ?> m ? m.get("id") : e instanceof NamedList<?> n ? n.get("id") : null;
-      Object type = e instanceof Map<?, ?> m ? m.get("type") : e instanceof NamedList<?> n ? n.get("type") : null;
-      Object message = e instanceof Map<?, ?> m ? m.get("message") : e instanceof NamedList<?> n ? n.get("message") : null;
+      Object id = SolrClusterAdmin.entry(e, "id");
+      Object type = SolrClusterAdmin.entry(e, "type");
+      Object message = SolrClusterAdmin.entry(e, "message");
       if (id == null || !"ADD".equals(String.valueOf(type)) || message == null || !message.toString().contains("version conflict")) {
         throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "store",
             "Solr rejected a utility update: " + e);
