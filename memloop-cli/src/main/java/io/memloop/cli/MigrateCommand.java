@@ -5,9 +5,7 @@ import io.memloop.MemLoopException;
 import io.memloop.server.Json;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.StoreCopy;
-import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
-import io.memloop.store.solr.SolrStore;
 import io.memloop.store.solr.SolrStoreOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -17,8 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.concurrent.Callable;
+import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -61,8 +60,8 @@ final class MigrateCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     List<StoreCopy.Result> results = new ArrayList<>();
-    try (MemoryStore source = open(from, "--from", OptionalInt.empty())) {
-      try (MemoryStore target = open(to, "--to", OptionalInt.of(source.dimension()))) {
+    try (MemoryStore source = open(from, "--from", null)) {
+      try (MemoryStore target = open(to, "--to", source::dimension)) {
         List<String> todo = all ? List.copyOf(source.namespaces()) : namespaces;
         for (String ns : todo) {
           StoreCopy.Result r = StoreCopy.copy(source, target, ns, n -> {});
@@ -90,49 +89,28 @@ final class MigrateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** A canonical name of a store location, to tell whether --from and --to are the same store. */
+  /** A canonical name of a store location, to tell whether --from and --to are the same store; checks it first. */
   private static String location(String store, String field) {
     if (store.isBlank()) {
       throw MemLoopException.invalid(field, "must not be empty");
     }
-    return SolrStoreOptions.isSolrLocation(store) ? SolrStoreOptions.parse(store, field).location()
-        : Path.of(store).toAbsolutePath().normalize().toString();
-  }
-
-  /** Opens an existing store, or (with a dimension) creates it; problems name {@code field}. */
-  private static MemoryStore open(String store, String field, OptionalInt dimensionForNew) {
-    try {
-      return openStore(store, field, dimensionForNew);
-    } catch (MemLoopException e) {
-      throw withField(e, field);
-    }
-  }
-
-  private static MemoryStore openStore(String store, String field, OptionalInt dimensionForNew) {
     if (SolrStoreOptions.isSolrLocation(store)) {
-      SolrStoreOptions o = SolrStoreOptions.parse(store, field);
-      try {
-        return SolrStore.open(o, OptionalInt.empty());
-      } catch (MemLoopException e) {
-        if (dimensionForNew.isEmpty() || e.reason() != MemLoopException.Reason.NOT_FOUND) {
-          throw e;
-        }
-      }
-      return SolrStore.open(o, dimensionForNew);
+      return SolrStoreOptions.parse(store, field).location();
     }
     Path dir = Path.of(store);
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw MemLoopException.invalid(field, dir + " is not a directory");
     }
-    LuceneStoreOptions options = LuceneStoreOptions.builder().build();
-    if (LuceneStore.exists(dir)) {
-      return LuceneStore.open(dir, options);
+    return dir.toAbsolutePath().normalize().toString();
+  }
+
+  /** Opens an existing store, or (with a dimension) creates it; problems name {@code field}. */
+  private static MemoryStore open(String store, String field, @Nullable IntSupplier dimensionForNew) {
+    try {
+      return Session.openStore(store, field, LuceneStoreOptions.builder().build(), dimensionForNew);
+    } catch (MemLoopException e) {
+      throw withField(e, field);
     }
-    if (dimensionForNew.isEmpty()) {
-      throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, field,
-          field + ": no MemLoop store at " + dir.toAbsolutePath().normalize());
-    }
-    return LuceneStore.open(dir, dimensionForNew.getAsInt(), options);
   }
 
   /** The store reports problems as --store's; here they belong to --from or --to. */

@@ -14,6 +14,7 @@ import io.memloop.store.lucene.LuceneStoreOptions;
 import io.memloop.store.solr.SolrStore;
 import io.memloop.store.solr.SolrStoreOptions;
 import java.util.OptionalInt;
+import java.util.function.IntSupplier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -33,23 +34,15 @@ final class Session {
     MemLoopConfig config = o.config();
     LuceneStoreOptions options = o.storeOptions();
     Checks.requireNamespace(o.namespace);
-    Path dir = o.isSolrStore() ? null : storeDirectory(o);
-    SolrStoreOptions solr = o.isSolrStore() ? SolrStoreOptions.parse(o.store, "--store") : null;
+    if (o.isSolrStore()) {
+      SolrStoreOptions.parse(o.store, "--store");
+    } else {
+      storeDirectory(o);
+    }
     o.checkEventLog();
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
-    MemoryStore store;
-    if (dir == null) {
-      store = openSolr(solr, o, create, embedder, supplied);
-    } else if (LuceneStore.exists(dir)) {
-      store = LuceneStore.open(dir, options);
-    } else if (create) {
-      store = LuceneStore.open(dir, newStoreDimension(o, embedder, supplied), options);
-    } else {
-      throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--store",
-          "--store: no MemLoop store at " + dir.toAbsolutePath().normalize()
-              + " (remember something first, or point --store at an existing store)");
-    }
+    MemoryStore store = openStore(o.store, "--store", options, create ? () -> newStoreDimension(o, embedder, supplied) : null);
     boolean modelFits = embedder != null && embedder.dimension() == store.dimension();
     if (intent != null && supplied == null && !modelFits) {
       store.close();
@@ -68,19 +61,31 @@ final class Session {
   }
 
   /**
-   * A SolrCloud collection: an existing one keeps its dimension; a missing one is created (when {@code create}) for
-   * the dimension a new embedded store would get.
+   * The store at {@code location} (a directory or a Solr location; {@code field} names it in errors): an existing one
+   * as it is (it keeps its dimension); a missing one created with the dimension {@code dimensionForNew} gives (asked
+   * only then), or, without it, NOT_FOUND.
    */
-  private static MemoryStore openSolr(SolrStoreOptions solr, EngineOptions o, boolean create, @Nullable Embedder embedder,
-      float @Nullable [] supplied) {
-    try {
-      return SolrStore.open(solr, OptionalInt.empty());
-    } catch (MemLoopException e) {
-      if (!create || e.reason() != MemLoopException.Reason.NOT_FOUND) {
-        throw e;
+  static MemoryStore openStore(String location, String field, LuceneStoreOptions options, @Nullable IntSupplier dimensionForNew) {
+    if (SolrStoreOptions.isSolrLocation(location)) {
+      SolrStoreOptions solr = SolrStoreOptions.parse(location, field);
+      try {
+        return SolrStore.open(solr, OptionalInt.empty());
+      } catch (MemLoopException e) {
+        if (dimensionForNew == null || e.reason() != MemLoopException.Reason.NOT_FOUND) {
+          throw e;
+        }
       }
+      return SolrStore.open(solr, OptionalInt.of(dimensionForNew.getAsInt()));
     }
-    return SolrStore.open(solr, OptionalInt.of(newStoreDimension(o, embedder, supplied)));
+    Path dir = Path.of(location);
+    if (LuceneStore.exists(dir)) {
+      return LuceneStore.open(dir, options);
+    }
+    if (dimensionForNew == null) {
+      throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, field, field + ": no MemLoop store at "
+          + dir.toAbsolutePath().normalize() + " (remember something first, or point " + field + " at an existing store)");
+    }
+    return LuceneStore.open(dir, dimensionForNew.getAsInt(), options);
   }
 
   private static int newStoreDimension(EngineOptions o, @Nullable Embedder embedder, float @Nullable [] supplied) {
@@ -94,7 +99,7 @@ final class Session {
   static Path storeDirectory(EngineOptions o) {
     if (o.isSolrStore()) {
       throw MemLoopException.invalid("--store", "this command works on an embedded store directory, not a SolrCloud "
-          + "collection (copy the namespace with 'memloop export' / 'memloop import', README)");
+          + "collection (copy namespaces between the two with 'memloop migrate')");
     }
     String s = o.store;
     if (s.isBlank()) {
