@@ -55,8 +55,12 @@ public final class MemLoop implements AutoCloseable {
   /** Namespaces whose configuration the event sink has been told. */
   private final java.util.Set<String> configReported = ConcurrentHashMap.newKeySet();
 
-  /** A member of a recalled intent group, enough for the duplicate check without holding the memory. */
-  private record Member(String id, Outcome outcome, int experienceHash) {}
+  /**
+   * A member of a recalled intent group, enough for consolidation without holding the memory.
+   *
+   * @param sameIntent whether the member's own intent is the retrieval's query (the same task)
+   */
+  private record Member(String id, Outcome outcome, int experienceHash, boolean sameIntent) {}
 
   /** What a retrieval recalled, for {@link MemLoopConfig.MergeScope#RETRIEVED}: its query and its best intent. */
   private record Recalled(float[] query, @Nullable String intentId, double similarity, List<Member> members) {}
@@ -66,6 +70,19 @@ public final class MemLoop implements AutoCloseable {
       new java.util.LinkedHashMap<>(64, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Recalled> eldest) {
+          return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
+        }
+      });
+
+  /**
+   * Namespace + newline + retrieval id → how much of a long failure note it showed (see
+   * {@link TwoPhaseSelector.Selection#noteDepth}); the newest {@code RETRIEVED_KEPT}. Kept in memory only: a
+   * reward after a restart does not count towards the namespace's comparison, which is statistics.
+   */
+  private final Map<String, Integer> noteDepths = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
           return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
         }
       });
@@ -198,11 +215,15 @@ public final class MemLoop implements AutoCloseable {
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
+    if (selection.noteDepth() >= 0) {
+      noteDepths.put(namespace + "\n" + record.id(), selection.noteDepth());
+    }
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
-      // the members are only for consolidation's duplicate check: not collected when it is off
-      List<Member> members = best == null || config.consolidation() != MemLoopConfig.Consolidation.EXACT_DUPLICATES ? List.of()
-          : best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode())).toList();
+      // the members are only for consolidation: not collected when it is off
+      List<Member> members = best == null || config.consolidation() == MemLoopConfig.Consolidation.NONE ? List.of()
+          : best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode(),
+              Vectors.dot(query, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT)).toList();
       recalled.put(namespace + "\n" + record.id(), best == null ? new Recalled(query, null, Double.NEGATIVE_INFINITY, members)
           : new Recalled(query, best.intentId(), best.similarity(), members));
     }
@@ -276,7 +297,8 @@ public final class MemLoop implements AutoCloseable {
     return switch (outcome) {
       case RewardOutcome.Applied a -> {
         if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !a.retrieval().task().isNone()) {
-          taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
+          Integer depth = noteDepths.remove(namespace + "\n" + retrievalId);
+          taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, depth == null ? -1 : depth, config);
         }
         RewardResult result = new RewardResult(retrievalId, reward, a.changes());
         Instant at = clock.instant();
@@ -345,22 +367,36 @@ public final class MemLoop implements AutoCloseable {
       episode = null; // another intent than the retrieval's: search
     }
     boolean joins = episode != null && episode.intentId() != null && episode.similarity() >= config.mergeThreshold();
-    if (config.consolidation() == MemLoopConfig.Consolidation.EXACT_DUPLICATES) {
+    if (config.consolidation() != MemLoopConfig.Consolidation.NONE) {
       // one nearest-intent search (or the retrieval's) serves both the duplicate check and where the memory goes
+      boolean merging = config.consolidation() == MemLoopConfig.Consolidation.MERGE_FAILURES && outcome == Outcome.FAILURE;
       Optional<Memory> same;
+      Optional<Memory> note = Optional.empty(); // the task's failure note this failure merges into
       String nearestId;
       if (episode != null) {
         same = joins ? duplicateIn(namespace, episode.members(), experience, outcome) : Optional.empty();
         nearestId = joins ? episode.intentId() : null;
+        if (merging && joins && same.isEmpty()) {
+          note = failureNoteIn(namespace, episode.members());
+        }
       } else {
         var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
         same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
         nearestId = nearest.isEmpty() ? null : nearest.getFirst().intentId();
+        if (merging && !nearest.isEmpty() && same.isEmpty()) {
+          note = failureNoteIn(nearest.getFirst().memories(), embedding);
+        }
+      }
+      if (note.isPresent() && note.get().parts().contains(experience)) {
+        same = note; // an attempt the merged note already lists
       }
       if (same.isPresent()) {
         reportConfig(namespace, config, fresh.createdAt());
         events.remembered(namespace, fresh.createdAt(), same.get(), true, retrievalId);
         return same.get();
+      }
+      if (note.isPresent()) {
+        return mergeFailure(note.get(), fresh, config, retrievalId);
       }
       stored = store.insert(fresh, config.mergeThreshold(), nearestId);
     } else if (episode != null) {
@@ -390,6 +426,55 @@ public final class MemLoop implements AutoCloseable {
         events.forgot(namespace, clock.instant(), victim.get());
       }
     }
+  }
+
+  /**
+   * {@link MemLoopConfig.Consolidation#MERGE_FAILURES}: stores {@code note}'s attempts and {@code fresh}'s
+   * experience as one memory of {@code note}'s group, with {@code note}'s utility, and deletes {@code note}.
+   */
+  private Memory mergeFailure(Memory note, NewMemory fresh, MemLoopConfig config, @Nullable String retrievalId) {
+    List<String> attempts = new java.util.ArrayList<>(List.of(fresh.experience()));
+    attempts.addAll(note.parts());
+    String merged = String.join(Memory.PART_SEPARATOR,
+        attempts.subList(0, Math.min(attempts.size(), MemLoopConfig.Consolidation.MAX_MERGED_ATTEMPTS)));
+    Memory stored = store.insert(
+        new NewMemory(fresh.namespace(), fresh.intentText(), fresh.intentEmbedding(), merged, Outcome.FAILURE, note.q(),
+            fresh.createdAt()),
+        config.mergeThreshold(), note.intentId());
+    reportConfig(fresh.namespace(), config, fresh.createdAt());
+    events.remembered(fresh.namespace(), fresh.createdAt(), stored, false, retrievalId);
+    if (store.delete(fresh.namespace(), note.id())) { // false if a concurrent merge or forget took it first
+      events.forgot(fresh.namespace(), clock.instant(), note.id());
+    }
+    if (config.maxMemories() > 0) {
+      evictBeyond(fresh.namespace(), config.maxMemories(), stored.id());
+    }
+    return stored;
+  }
+
+  /** The newest failure note of the query's own task among the members a retrieval recalled, read back. */
+  private Optional<Memory> failureNoteIn(String namespace, List<Member> group) {
+    for (int i = group.size() - 1; i >= 0; i--) {
+      Member m = group.get(i);
+      if (m.outcome() == Outcome.FAILURE && m.sameIntent()) {
+        Optional<Memory> found = store.get(namespace, m.id());
+        if (found.isPresent()) {
+          return found;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The newest failure note of {@code group} (oldest first) whose own intent is {@code query}. */
+  private static Optional<Memory> failureNoteIn(List<Memory> group, float[] query) {
+    for (int i = group.size() - 1; i >= 0; i--) {
+      Memory m = group.get(i);
+      if (m.outcome() == Outcome.FAILURE && Vectors.dot(query, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT) {
+        return Optional.of(m);
+      }
+    }
+    return Optional.empty();
   }
 
   /** As {@link #duplicateIn(List, String, Outcome)} over the members a retrieval recalled, read back from the store. */

@@ -134,7 +134,19 @@ public record MemLoopConfig(
      * An experience whose text and outcome equal those of a memory of the intent group it would join
      * is not stored again: the existing memory is returned, keeping its utility and visits.
      */
-    EXACT_DUPLICATES
+    EXACT_DUPLICATES,
+    /**
+     * As {@link #EXACT_DUPLICATES}, and a failed attempt at a task that already has a failure note (a memory
+     * of the same intent, within the group it joins) is merged into that note instead of stored beside it:
+     * one memory that lists the task's failed attempts, newest first, at most {@link #MAX_MERGED_ATTEMPTS}
+     * (the oldest dropped), separated by {@link Memory#PART_SEPARATOR}. Each failure is partial evidence
+     * about one task; kept apart, a task's newest notes crowd each other out of the k2 shown and the
+     * older ones are never seen again. The merged note replaces the old one (a new id, its utility kept).
+     */
+    MERGE_FAILURES;
+
+    /** Most failed attempts one merged failure note lists. */
+    public static final int MAX_MERGED_ATTEMPTS = 10;
   }
 
   /**
@@ -265,7 +277,7 @@ public record MemLoopConfig(
               .lambda(0)
               .similarityScope(SimilarityScope.MEMORY)
               .tieBreak(TieBreak.NEWEST_FIRST)
-              .consolidation(Consolidation.EXACT_DUPLICATES)
+              .consolidation(Consolidation.MERGE_FAILURES)
               .taskLearning(TaskLearning.ON)
               .mergeScope(MergeScope.RETRIEVED)
               .build();

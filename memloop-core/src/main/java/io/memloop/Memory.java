@@ -2,6 +2,7 @@ package io.memloop;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One stored experience: the MemRL triplet (intent embedding z, experience e, utility Q) plus what a
@@ -30,6 +31,22 @@ public record Memory(
     long visits,
     Instant createdAt,
     Instant updatedAt) {
+
+  /**
+   * What separates the attempts of a merged failure note ({@link MemLoopConfig.Consolidation#MERGE_FAILURES}):
+   * a line holding three dashes.
+   */
+  public static final String PART_SEPARATOR = "\n---\n";
+
+  /** The experiences this memory's text holds: one, or the attempts of a merged failure note, newest first. */
+  public List<String> parts() {
+    return parts(experience);
+  }
+
+  /** {@link #parts()} of an experience text. */
+  public static List<String> parts(String experience) {
+    return List.of(experience.split(java.util.regex.Pattern.quote(PART_SEPARATOR), -1));
+  }
 
   /** The same memory with a new utility. */
   public Memory withUtility(Utility utility, Instant now) {

@@ -19,8 +19,8 @@ public enum Preset {
    * MemLoop's default, the strongest configuration measured (BENCHMARKS.md). Like {@link #MEMRL} (k1 = 5,
    * k2 = 3, δ = 0.5, α = 0.3, merge 0.9) except: similarity is measured to each memory's own intent
    * ({@code similarityScope=MEMORY}), ties go to the newest experience ({@code tieBreak=NEWEST_FIRST}),
-   * an experience already stored under the same intent is not stored again
-   * ({@code consolidation=EXACT_DUPLICATES}), similarity is normalised over the pool (no per-model
+   * an experience already stored under the same intent is not stored again and a task's failed attempts
+   * are merged into one failure note ({@code consolidation=MERGE_FAILURES}), similarity is normalised over the pool (no per-model
    * constants), per-task learning with exploration is on ({@code taskLearning=ON}), a remember naming its
    * episode's retrieval joins an intent that retrieval recalled without searching again
    * ({@code mergeScope=RETRIEVED}), and λ = 0: the

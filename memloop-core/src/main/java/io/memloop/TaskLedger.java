@@ -70,6 +70,7 @@ final class TaskLedger {
     List<String> keys = new ArrayList<>();
     keys.add("t:" + task);
     keys.add("n");
+    keys.add("d");
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
         keys.add(pairKey(task, m.id()));
@@ -85,7 +86,9 @@ final class TaskLedger {
         net.put(k.substring(prefix.length()), v[0]);
       }
     });
-    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config));
+    double[] d = entries.getOrDefault("d", new double[4]);
+    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
+        explorationProbability(d));
   }
 
   /**
@@ -119,7 +122,8 @@ final class TaskLedger {
   }
 
   /** Updates the ledger for a rewarded retrieval. */
-  void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, MemLoopConfig config) {
+  void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, int noteDepth,
+      MemLoopConfig config) {
     TaskNote note = retrieval.task();
     double mid = (config.rewardMax() + config.rewardMin()) / 2;
     double centred = reward - mid;
@@ -128,7 +132,7 @@ final class TaskLedger {
     List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
-      List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
+      List<String> keys = new ArrayList<>(List.of(taskKey, "n", "d"));
       credited.forEach(id -> keys.add(pairKey(note.context(), id)));
       Map<String, double[]> entries = store.ledger(namespace, keys);
       Map<String, double[]> out = new HashMap<>();
@@ -143,6 +147,13 @@ final class TaskLedger {
         n[3] += unit;
       }
       out.put("n", n);
+      if (noteDepth >= 0) { // [full notes shown, their summed success, shortened notes shown, their summed success]
+        double[] d = entries.getOrDefault("d", new double[4]).clone();
+        int at = noteDepth == 1 ? 0 : 2;
+        d[at]++;
+        d[at + 1] += unit;
+        out.put("d", d);
+      }
       for (String id : credited) {
         String k = pairKey(note.context(), id);
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});

@@ -49,11 +49,15 @@ final class TwoPhaseSelector {
    */
   record TaskView(
       String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
-      double margin) {}
+      double margin, double fullNoteProbability) {}
 
-  record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note) {
+  /**
+   * @param noteDepth whether a merged failure note was shown with all its attempts (1) or only its newest k2 (0),
+   *     by a draw; -1 when no selected note had more than k2 attempts
+   */
+  record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note, int noteDepth) {
     Selection(List<Candidate> candidates, List<Memory> selected) {
-      this(candidates, selected, TaskNote.NONE);
+      this(candidates, selected, TaskNote.NONE, -1);
     }
   }
 
@@ -116,19 +120,18 @@ final class TwoPhaseSelector {
     for (int i : order) {
       (q[i] >= config.qMin() ? eligible : dropped).add(i);
     }
+    Learned learned = task == null ? null : learnedOrder(query, pool, eligible, config.k2(), task, config, random);
+    TaskNote note = learned == null ? TaskNote.NONE : learned.note();
     int m = eligible.size();
-    int take = Math.min(config.k2(), m);
-    Learned learned = task == null ? Learned.NONE : learnedOrder(query, pool, eligible, take, task, config, random);
-    TaskNote note = learned.note();
+    int take = learned == null ? Math.min(config.k2(), m) : learned.take();
     boolean[] greedy = new boolean[n];
     double[] greedyP = new double[n]; // the chance of being in the greedy selection, over the exploration draw
     for (int r = 0; r < take; r++) {
       greedy[eligible.get(r)] = true;
       greedyP[eligible.get(r)] = 1;
     }
-    if (learned.drawIn() >= 0) {
-      greedyP[learned.drawIn()] = learned.p();
-      greedyP[learned.drawOut()] = 1 - learned.p();
+    if (learned != null && learned.inclusion() != null) {
+      greedyP = learned.inclusion();
     }
     boolean[] chosen = greedy;
     double epsilon = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
@@ -161,6 +164,7 @@ final class TwoPhaseSelector {
       candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], false, 0));
     }
     assert selected.size() == take : "selected=" + selected.size() + " take=" + take;
+    int noteDepth = -1;
     if (task != null) {
       for (Memory mem : selected) { // in the order shown
         if (mem.outcome() == Outcome.SUCCESS) {
@@ -168,26 +172,63 @@ final class TwoPhaseSelector {
           break;
         }
       }
+      noteDepth = noteDepth(selected, config.k2(), task.fullNoteProbability(), random);
     }
-    return new Selection(candidates, selected, note);
+    return new Selection(candidates, selected, note, noteDepth);
+  }
+
+  /**
+   * How much of a long merged failure note the task is shown ({@link MemLoopConfig.Consolidation#MERGE_FAILURES}):
+   * every attempt it lists, or only the newest k2, as many as k2 separate notes would show. Older attempts are
+   * more evidence and also older: which serves the agent better differs from one kind of task to another, so
+   * each namespace learns it, by a draw with the probability that the full note succeeds more often
+   * ({@link TaskView#fullNoteProbability}). Replaces the shortened notes in {@code selected}.
+   *
+   * @return 1 full, 0 shortened, -1 no selected note lists more than k2 attempts (no draw)
+   */
+  private static int noteDepth(List<Memory> selected, int k2, double pFull, RandomGenerator random) {
+    boolean any = false;
+    for (Memory mem : selected) {
+      any |= mem.outcome() == Outcome.FAILURE && mem.parts().size() > k2;
+    }
+    if (!any) {
+      return -1;
+    }
+    if (random.nextDouble() < pFull) {
+      return 1;
+    }
+    for (int i = 0; i < selected.size(); i++) {
+      Memory mem = selected.get(i);
+      List<String> parts = mem.parts();
+      if (mem.outcome() == Outcome.FAILURE && parts.size() > k2) {
+        selected.set(i, new Memory(mem.id(), mem.namespace(), mem.intentId(), mem.intentText(), mem.intentEmbedding(),
+            String.join(Memory.PART_SEPARATOR, parts.subList(0, k2)), mem.outcome(), mem.q(), mem.visits(),
+            mem.createdAt(), mem.updatedAt()));
+      }
+    }
+    return 0;
   }
 
   /**
    * What per-task learning did to one selection.
    *
    * @param note the retrieval's note
-   * @param drawIn pool index of the memory the exploration draw let in ({@code p}), or -1 when the draw
-   *     could not change which memories were selected
-   * @param drawOut pool index of the memory it pushed out ({@code 1 − p})
-   * @param p the chance of exploring
+   * @param take how many of the reordered eligible candidates are selected (at most k2)
+   * @param inclusion by pool index, each candidate's chance of being selected over the exploration draw; null
+   *     when there was no draw (the first {@code take} are selected for certain)
    */
-  private record Learned(TaskNote note, int drawIn, int drawOut, double p) {
-    static final Learned NONE = new Learned(TaskNote.NONE, -1, -1, 0);
-  }
+  private record Learned(TaskNote note, int take, double @Nullable [] inclusion) {}
 
-  /** Reorders {@code eligible} in place for per-task learning. */
+  /**
+   * Reorders {@code eligible} in place for per-task learning and says how many of them are shown: memories
+   * proven for the task first, then the rest, then memories that failed it. A task that keeps failing with
+   * nothing proven is shown its own record (memories of its own intent) and no other intent's memories, except
+   * when it explores: then one success experience of another intent that it has not tried, in second place,
+   * with the probability that exploring pays in the namespace. Its own failure notes stay in view instead of
+   * being crowded out by look-alike tasks' experiences that have not helped it.
+   */
   private static Learned learnedOrder(
-      float[] query, List<Memory> pool, List<Integer> eligible, int take, TaskView task, MemLoopConfig config,
+      float[] query, List<Memory> pool, List<Integer> eligible, int k2, TaskView task, MemLoopConfig config,
       RandomGenerator random) {
     int[] tier = new int[pool.size()]; // by pool index: 0 proven for the task, 1 unknown, 2 failed it
     boolean proven = false;
@@ -198,34 +239,65 @@ final class TwoPhaseSelector {
     }
     eligible.sort(Comparator.comparingInt(i -> tier[i])); // stable: the greedy order within a tier
     boolean failing = !proven && task.consecutiveFailures() >= config.exploreAfterFailures();
+    boolean[] foreign = new boolean[pool.size()]; // another intent's memory, not proven for a failing task
     int explored = -1;
-    if (failing && take > 0 && task.explorations() < config.exploreBudget()) {
-      for (int i : eligible) {
-        Memory mem = pool.get(i);
-        if (tier[i] == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
-            && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT) {
-          explored = i;
-          break;
-        }
+    for (int i : eligible) {
+      Memory mem = pool.get(i);
+      foreign[i] = failing && tier[i] != 0 && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT;
+      if (explored < 0 && failing && tier[i] == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
+          && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT) {
+        explored = i;
       }
     }
-    if (explored < 0) {
-      return new Learned(new TaskNote(task.context(), "", false), -1, -1, 0);
+    boolean canExplore = explored >= 0 && k2 > 0 && task.explorations() < config.exploreBudget();
+    // the arm without exploring: a failing task sees its own record and what is proven for it
+    List<Integer> stay = new ArrayList<>(eligible.size());
+    List<Integer> withheld = new ArrayList<>();
+    for (int i : eligible) {
+      (foreign[i] ? withheld : stay).add(i);
+    }
+    if (!canExplore) {
+      int take = Math.min(k2, stay.size());
+      eligible.clear();
+      eligible.addAll(stay);
+      eligible.addAll(withheld);
+      return new Learned(new TaskNote(task.context(), "", false), take, null);
+    }
+    // the exploring arm: the same with the explored memory in second place
+    List<Integer> go = new ArrayList<>(eligible.size());
+    List<Integer> goWithheld = new ArrayList<>();
+    for (int i : eligible) {
+      (foreign[i] && i != explored ? goWithheld : go).add(i);
+    }
+    int at = go.indexOf(explored);
+    int slot = Math.min(1, k2 - 1);
+    if (at > slot) {
+      go.remove(at);
+      go.add(slot, explored);
+    }
+    int takeStay = Math.min(k2, stay.size());
+    int takeGo = Math.min(k2, go.size());
+    double p = task.explorationProbability();
+    double[] inclusion = new double[pool.size()];
+    for (int r = 0; r < takeStay; r++) {
+      inclusion[stay.get(r)] += 1 - p;
+    }
+    for (int r = 0; r < takeGo; r++) {
+      inclusion[go.get(r)] += p;
     }
     // Only a task that could explore draws: a randomised, logged choice, so that the namespace's
     // comparison of exploring with not exploring is between like episodes.
-    int at = eligible.indexOf(explored);
-    boolean changesSelection = at >= take; // else it is shown either way, perhaps lower
-    int drawIn = changesSelection ? explored : -1;
-    int drawOut = changesSelection ? eligible.get(take - 1) : -1;
-    double p = task.explorationProbability();
     boolean explore = random.nextDouble() < p;
-    int slot = Math.min(1, take - 1);
-    if (explore && at > slot) {
-      eligible.remove(at);
-      eligible.add(slot, explored);
+    eligible.clear();
+    if (explore) {
+      eligible.addAll(go);
+      eligible.addAll(goWithheld);
+    } else {
+      eligible.addAll(stay);
+      eligible.addAll(withheld);
     }
-    return new Learned(new TaskNote(task.context(), explore ? pool.get(explored).id() : "", true), drawIn, drawOut, p);
+    return new Learned(new TaskNote(task.context(), explore ? pool.get(explored).id() : "", true),
+        explore ? takeGo : takeStay, inclusion);
   }
 
   /** z-score with population std, clipped to ±{@link #Z_CLIP}; std := 1 when ≤ {@link #STD_FLOOR}. */

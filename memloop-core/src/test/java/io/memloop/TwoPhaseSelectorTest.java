@@ -263,7 +263,7 @@ class TwoPhaseSelectorTest {
     Memory sibling = new Memory("m9", "ns", "j", "", intentAt(0.8), "worked", Outcome.SUCCESS, 0, 0, T, T);
     List<IntentMatch> pool = List.of(new IntentMatch("i", 1.0, own), new IntentMatch("j", 0.8, List.of(sibling)));
     MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT);
-    TwoPhaseSelector.TaskView task = new TwoPhaseSelector.TaskView("t", 2, 0, 0.3, Map.of(), 1);
+    TwoPhaseSelector.TaskView task = new TwoPhaseSelector.TaskView("t", 2, 0, 0.3, Map.of(), 1, 0.5);
     SplittableRandom rnd = new SplittableRandom(7);
     int trials = 20_000;
     Map<String, Integer> counts = new HashMap<>();

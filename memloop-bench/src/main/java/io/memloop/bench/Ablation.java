@@ -24,6 +24,7 @@ final class Ablation {
     Map<String, MemLoopConfig> m = new LinkedHashMap<>();
     m.put("default-no-task-learning", DEFAULT.toBuilder().taskLearning(MemLoopConfig.TaskLearning.OFF).build());
     m.put("default-no-exploration", DEFAULT.toBuilder().exploreBudget(0).build());
+    m.put("default-no-merging", DEFAULT.toBuilder().consolidation(Consolidation.EXACT_DUPLICATES).build());
     m.put("default-no-consolidation", DEFAULT.toBuilder().consolidation(Consolidation.NONE).build());
     m.put("default-oldest-first", DEFAULT.toBuilder().tieBreak(TieBreak.OLDEST_FIRST).build());
     m.put("default-group-similarity", DEFAULT.toBuilder().similarityScope(SimilarityScope.INTENT_GROUP).build());

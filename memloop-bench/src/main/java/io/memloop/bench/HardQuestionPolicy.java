@@ -78,8 +78,7 @@ final class HardQuestionPolicy {
   static Decision decide(String question, List<String> options, List<Memory> shown) {
     Set<String> words = words(question);
     Set<String> avoid = new HashSet<>();
-    for (Memory m : shown) {
-      String experience = m.experience();
+    for (String experience : CopyFirstPolicy.parts(shown)) {
       Optional<String> remembered = question(experience);
       Optional<String> quoted = quoted(experience);
       if (remembered.isEmpty() || quoted.isEmpty() || !sameQuestion(words, words(remembered.get()))) {

@@ -82,8 +82,8 @@ final class SqlPolicy {
 
   /** Like {@link #adapt}, also telling which case was used (for analyses of what fooled the policy). */
   Optional<Adapted> caseUsed(String question, List<Memory> shown, Set<String> avoid) {
-    for (Memory m : shown) {
-      Optional<Case> parsed = parse(m.experience());
+    for (String experience : CopyFirstPolicy.parts(shown)) {
+      Optional<Case> parsed = parse(experience);
       if (parsed.isEmpty()) {
         continue;
       }

@@ -44,9 +44,10 @@ final class TextWorldPolicy {
     boolean slipped = !shown.isEmpty() && slipProbability > 0 && rnd.nextDouble() < slipProbability;
     List<TextWorldAction> plan = List.of();
     if (!slipped) {
-      plan = planFor(goal, shown.stream().map(Memory::experience).toList()).orElse(List.of());
-      for (Memory m : shown) {
-        TextWorldExperience.facts(m.experience()).forEach(f -> k.hint(f.receptacle(), f.room(), f.contents()));
+      List<String> experiences = CopyFirstPolicy.parts(shown);
+      plan = planFor(goal, experiences).orElse(List.of());
+      for (String experience : experiences) {
+        TextWorldExperience.facts(experience).forEach(f -> k.hint(f.receptacle(), f.room(), f.contents()));
       }
     }
     List<String> actions = new ArrayList<>();
