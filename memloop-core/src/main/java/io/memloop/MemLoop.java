@@ -264,7 +264,7 @@ public final class MemLoop implements AutoCloseable {
       throw MemLoopException.invalid(
           "reward", "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
     }
-    double alpha = config.alpha();
+    UtilityRule rule = UtilityRule.of(config);
     if (usedMemoryIds != null) {
       for (String id : usedMemoryIds) {
         Checks.requireNonBlank(id, "usedMemoryIds");
@@ -278,7 +278,7 @@ public final class MemLoop implements AutoCloseable {
             new UtilityUpdate() {
               @Override
               public Utility apply(String id, Utility u) {
-                return new Utility(u.q() + alpha * (reward - u.q()), u.visits() + 1);
+                return rule.update(u, reward);
               }
 
               @Override

@@ -201,14 +201,14 @@ public final class EventLogImport {
       }
     }
     double r = e.get("reward").asDouble();
-    double alpha = configs.getOrDefault(ns, fallback).alpha();
+    io.memloop.UtilityRule rule = io.memloop.UtilityRule.of(configs.getOrDefault(ns, fallback));
     for (JsonNode u : e.get("updated")) {
       Planned p = memories.get(ns + "/" + u.get("id").asText());
       if (p == null) {
         rewardsForUnknown++;
         continue;
       }
-      p.q = p.q + alpha * (r - p.q);
+      p.q = rule.update(p.q, r);
       p.visits++;
       rewardsReplayed++;
     }
