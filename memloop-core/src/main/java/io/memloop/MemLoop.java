@@ -55,15 +55,8 @@ public final class MemLoop implements AutoCloseable {
   /** Namespaces whose configuration the event sink has been told. */
   private final java.util.Set<String> configReported = ConcurrentHashMap.newKeySet();
 
-  /**
-   * A member of a recalled intent group, enough for consolidation without holding the memory.
-   *
-   * @param sameIntent whether the member's own intent is the retrieval's query (the same task)
-   */
-  private record Member(String id, Outcome outcome, int experienceHash, boolean sameIntent) {}
-
   /** What a retrieval recalled, for {@link MemLoopConfig.MergeScope#RETRIEVED}: its query and its best intent. */
-  private record Recalled(float[] query, @Nullable String intentId, double similarity, List<Member> members) {}
+  private record Recalled(float[] query, @Nullable String intentId, double similarity, List<Retention.Member> members) {}
 
   /** Namespace + newline + retrieval id → what it recalled; the newest {@code RETRIEVED_KEPT}. */
   private final Map<String, Recalled> recalled = java.util.Collections.synchronizedMap(
@@ -221,9 +214,8 @@ public final class MemLoop implements AutoCloseable {
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
       // the members are only for consolidation: not collected when it is off
-      List<Member> members = best == null || config.consolidation() == MemLoopConfig.Consolidation.NONE ? List.of()
-          : best.memories().stream().map(m -> new Member(m.id(), m.outcome(), m.experience().hashCode(),
-              Vectors.dot(query, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT)).toList();
+      List<Retention.Member> members = best == null || config.consolidation() == MemLoopConfig.Consolidation.NONE ? List.of()
+          : best.memories().stream().map(m -> Retention.Member.of(m, query)).toList();
       recalled.put(namespace + "\n" + record.id(), best == null ? new Recalled(query, null, Double.NEGATIVE_INFINITY, members)
           : new Recalled(query, best.intentId(), best.similarity(), members));
     }
@@ -368,37 +360,30 @@ public final class MemLoop implements AutoCloseable {
     }
     boolean joins = episode != null && episode.intentId() != null && episode.similarity() >= config.mergeThreshold();
     if (config.consolidation() != MemLoopConfig.Consolidation.NONE) {
-      // one nearest-intent search (or the retrieval's) serves both the duplicate check and where the memory goes
-      boolean merging = config.consolidation() == MemLoopConfig.Consolidation.MERGE_FAILURES && outcome == Outcome.FAILURE;
-      Optional<Memory> same;
-      Optional<Memory> note = Optional.empty(); // the task's failure note this failure merges into
+      // one nearest-intent search (or the retrieval's) serves both consolidation and where the memory goes
+      Retention.Decision decision;
       String nearestId;
       if (episode != null) {
-        same = joins ? duplicateIn(namespace, episode.members(), experience, outcome) : Optional.empty();
         nearestId = joins ? episode.intentId() : null;
-        if (merging && joins && same.isEmpty()) {
-          note = failureNoteIn(namespace, episode.members());
-        }
+        decision = Retention.decide(config.consolidation(), joins ? episode.members() : List.of(),
+            id -> store.get(namespace, id), experience, outcome);
       } else {
         var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
-        same = nearest.isEmpty() ? Optional.empty() : duplicateIn(nearest.getFirst().memories(), experience, outcome);
         nearestId = nearest.isEmpty() ? null : nearest.getFirst().intentId();
-        if (merging && !nearest.isEmpty() && same.isEmpty()) {
-          note = failureNoteIn(nearest.getFirst().memories(), embedding);
+        decision = Retention.decide(config.consolidation(), nearest.isEmpty() ? List.of() : nearest.getFirst().memories(),
+            embedding, experience, outcome);
+      }
+      switch (decision) {
+        case Retention.Duplicate d -> {
+          reportConfig(namespace, config, fresh.createdAt());
+          events.remembered(namespace, fresh.createdAt(), d.existing(), true, retrievalId);
+          return d.existing();
         }
+        case Retention.Merge merge -> {
+          return mergeFailure(merge, fresh, config, retrievalId);
+        }
+        case Retention.Store s -> stored = store.insert(fresh, config.mergeThreshold(), nearestId);
       }
-      if (note.isPresent() && note.get().parts().contains(experience)) {
-        same = note; // an attempt the merged note already lists
-      }
-      if (same.isPresent()) {
-        reportConfig(namespace, config, fresh.createdAt());
-        events.remembered(namespace, fresh.createdAt(), same.get(), true, retrievalId);
-        return same.get();
-      }
-      if (note.isPresent()) {
-        return mergeFailure(note.get(), fresh, config, retrievalId);
-      }
-      stored = store.insert(fresh, config.mergeThreshold(), nearestId);
     } else if (episode != null) {
       stored = store.insert(fresh, config.mergeThreshold(), joins ? episode.intentId() : null);
     } else {
@@ -412,34 +397,12 @@ public final class MemLoop implements AutoCloseable {
     return stored;
   }
 
-  /**
-   * Retention under a capacity bound: while the namespace holds more than {@code max} memories, deletes
-   * the lowest-utility one ({@link MemoryStore#evictionCandidate}), never {@code keepId}.
-   */
-  private void evictBeyond(String namespace, long max, String keepId) {
-    while (store.counts(namespace, clock.instant()).memories() > max) {
-      Optional<String> victim = store.evictionCandidate(namespace, keepId);
-      if (victim.isEmpty()) {
-        return;
-      }
-      if (store.delete(namespace, victim.get())) { // false if a concurrent eviction took it first: look again
-        events.forgot(namespace, clock.instant(), victim.get());
-      }
-    }
-  }
-
-  /**
-   * {@link MemLoopConfig.Consolidation#MERGE_FAILURES}: stores {@code note}'s attempts and {@code fresh}'s
-   * experience as one memory of {@code note}'s group, with {@code note}'s utility, and deletes {@code note}.
-   */
-  private Memory mergeFailure(Memory note, NewMemory fresh, MemLoopConfig config, @Nullable String retrievalId) {
-    List<String> attempts = new java.util.ArrayList<>(List.of(fresh.experience()));
-    attempts.addAll(note.parts());
-    String merged = String.join(Memory.PART_SEPARATOR,
-        attempts.subList(0, Math.min(attempts.size(), MemLoopConfig.Consolidation.MAX_MERGED_ATTEMPTS)));
+  /** Carries out a {@link Retention.Merge}: the merged note joins the old note's group with its utility, the old one goes. */
+  private Memory mergeFailure(Retention.Merge merge, NewMemory fresh, MemLoopConfig config, @Nullable String retrievalId) {
+    Memory note = merge.note();
     Memory stored = store.insert(
-        new NewMemory(fresh.namespace(), fresh.intentText(), fresh.intentEmbedding(), merged, Outcome.FAILURE, note.q(),
-            fresh.createdAt()),
+        new NewMemory(fresh.namespace(), fresh.intentText(), fresh.intentEmbedding(), merge.merged(), Outcome.FAILURE,
+            note.q(), fresh.createdAt()),
         config.mergeThreshold(), note.intentId());
     reportConfig(fresh.namespace(), config, fresh.createdAt());
     events.remembered(fresh.namespace(), fresh.createdAt(), stored, false, retrievalId);
@@ -452,55 +415,8 @@ public final class MemLoop implements AutoCloseable {
     return stored;
   }
 
-  /** The newest failure note of the query's own task among the members a retrieval recalled, read back. */
-  private Optional<Memory> failureNoteIn(String namespace, List<Member> group) {
-    for (int i = group.size() - 1; i >= 0; i--) {
-      Member m = group.get(i);
-      if (m.outcome() == Outcome.FAILURE && m.sameIntent()) {
-        Optional<Memory> found = store.get(namespace, m.id());
-        if (found.isPresent()) {
-          return found;
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** The newest failure note of {@code group} (oldest first) whose own intent is {@code query}. */
-  private static Optional<Memory> failureNoteIn(List<Memory> group, float[] query) {
-    for (int i = group.size() - 1; i >= 0; i--) {
-      Memory m = group.get(i);
-      if (m.outcome() == Outcome.FAILURE && Vectors.dot(query, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT) {
-        return Optional.of(m);
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** As {@link #duplicateIn(List, String, Outcome)} over the members a retrieval recalled, read back from the store. */
-  private Optional<Memory> duplicateIn(String namespace, List<Member> group, String experience, Outcome outcome) {
-    int hash = experience.hashCode();
-    for (int i = group.size() - 1; i >= 0; i--) {
-      Member m = group.get(i);
-      if (m.outcome() == outcome && m.experienceHash() == hash) {
-        Optional<Memory> found = store.get(namespace, m.id()).filter(x -> x.experience().equals(experience));
-        if (found.isPresent()) {
-          return found;
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** The newest memory of {@code group} (oldest first) with this very experience and outcome. */
-  private static Optional<Memory> duplicateIn(List<Memory> group, String experience, Outcome outcome) {
-    for (int i = group.size() - 1; i >= 0; i--) {
-      Memory m = group.get(i);
-      if (m.outcome() == outcome && m.experience().equals(experience)) {
-        return Optional.of(m);
-      }
-    }
-    return Optional.empty();
+  private void evictBeyond(String namespace, long max, String keepId) {
+    Retention.evictBeyond(store, namespace, max, keepId, clock, id -> events.forgot(namespace, clock.instant(), id));
   }
 
   /**
