@@ -130,8 +130,7 @@ final class TextWorldEnvironment implements Environment, GroundTruth {
   @Override
   public Episode attempt(Task task, List<Memory> shown, RandomGenerator rnd) {
     TextWorldTrajectory t = play(task, shown, rnd);
-    return new Episode(task, t.success(), t.success() ? 1 : -1,
-        t.success() ? successExperience(task, t.steps()) : TextWorldExperience.failure(task.intent(), t));
+    return new Episode(task, t.success(), t.success() ? 1 : -1, experience(task, t));
   }
 
   static final String LLM_SYSTEM = "You are an agent in a house described in text. You reach a goal by issuing"
@@ -161,21 +160,24 @@ final class TextWorldEnvironment implements Environment, GroundTruth {
     LlmPolicy.Conversation c = llm.open(LLM_SYSTEM, rnd);
     List<String> actions = new ArrayList<>();
     List<String> observations = new ArrayList<>();
+    List<TextWorldAction> executed = new ArrayList<>();
     String prompt = "Task: " + task.intent() + "\n" + sim.floorPlan() + "\nStep budget: " + sim.budget()
         + " commands.\n\n" + LlmPrompts.experiences(shown) + "\n\nYour first command?";
     while (!sim.over()) {
       Optional<TextWorldAction> a = c.ask(prompt, TextWorldEnvironment::readCommand);
       TextWorldObservation o = a.isPresent() ? sim.step(a.get()) : sim.invalid();
-      a.ifPresent(action -> k.observe(action, o));
+      a.ifPresent(action -> {
+        k.observe(action, o);
+        TextWorldPolicy.executed(action, o, executed);
+      });
       actions.add(a.map(TextWorldAction::text).orElse("(no command)"));
       observations.add(o.text());
       prompt = o.text() + " [step " + sim.steps() + " of " + sim.budget() + "]";
     }
     boolean success = sim.succeeded();
     TextWorldTrajectory t = new TextWorldTrajectory(actions, observations, success, sim.budget(), 0, Optional.empty(),
-        success ? "" : TextWorldExplorer.need(s.goal(), k), k.seenRoom, k.contentsSeen());
-    return new Episode(task, success, success ? 1 : -1,
-        success ? successExperience(task, t.steps()) : TextWorldExperience.failure(task.intent(), t), c.messages());
+        success ? "" : TextWorldExplorer.need(s.goal(), k), k.seenRoom, k.contentsSeen(), executed);
+    return new Episode(task, success, success ? 1 : -1, experience(task, t), c.messages());
   }
 
   static LlmPolicy.Parsed<TextWorldAction> readCommand(String reply) {
@@ -225,7 +227,16 @@ final class TextWorldEnvironment implements Environment, GroundTruth {
     return new TextWorldSimulator(layouts.get(s.house()), s.goal(), budgetOf(s.task()));
   }
 
-  /** The experience a success of {@code task} stores: its shortest plan. */
+  /**
+   * What an episode stores: for a success, the plan the agent executed (its commands that did something, in
+   * order, without looks, which replays the episode in this house), for a failure, what went wrong.
+   */
+  static String experience(Task task, TextWorldTrajectory t) {
+    return t.success() ? TextWorldExperience.success(task.intent(), t.executed(), t.steps())
+        : TextWorldExperience.failure(task.intent(), t);
+  }
+
+  /** A success experience of {@code task} with its shortest plan: the right experience, for ground truth and tests. */
   String successExperience(Task task, int steps) {
     TextWorldGenerator.Spec s = spec(task);
     return TextWorldExperience.success(task.intent(), layouts.get(s.house()).optimalPlan(s.goal()), steps);

@@ -52,6 +52,7 @@ final class TextWorldPolicy {
     }
     List<String> actions = new ArrayList<>();
     List<String> observations = new ArrayList<>();
+    List<TextWorldAction> executed = new ArrayList<>();
     Optional<String> broken = Optional.empty();
     int planSteps = 0;
     for (TextWorldAction a : plan) {
@@ -59,7 +60,7 @@ final class TextWorldPolicy {
         break;
       }
       TextWorldObservation o = sim.step(a);
-      record(a, o, k, actions, observations);
+      record(a, o, k, actions, observations, executed);
       planSteps++;
       if (!o.ok()) {
         broken = Optional.of(a.text());
@@ -68,17 +69,25 @@ final class TextWorldPolicy {
     }
     while (!sim.over()) {
       TextWorldAction a = TextWorldExplorer.next(goal, k, rnd);
-      record(a, sim.step(a), k, actions, observations);
+      record(a, sim.step(a), k, actions, observations, executed);
     }
     return new TextWorldTrajectory(actions, observations, sim.succeeded(), sim.budget(), planSteps, broken,
-        sim.succeeded() ? "" : TextWorldExplorer.need(goal, k), k.seenRoom, k.contentsSeen());
+        sim.succeeded() ? "" : TextWorldExplorer.need(goal, k), k.seenRoom, k.contentsSeen(), executed);
   }
 
   private static void record(TextWorldAction a, TextWorldObservation o, TextWorldKnowledge k, List<String> actions,
-      List<String> observations) {
+      List<String> observations, List<TextWorldAction> executed) {
     k.observe(a, o);
     actions.add(a.text());
     observations.add(o.text());
+    executed(a, o, executed);
+  }
+
+  /** Adds {@code a} to the commands that did something, unless it failed or only looked. */
+  static void executed(TextWorldAction a, TextWorldObservation o, List<TextWorldAction> executed) {
+    if (o.ok() && a.verb() != TextWorldAction.Verb.LOOK) {
+      executed.add(a);
+    }
   }
 
   /**

@@ -50,6 +50,27 @@ class TextWorldEnvironmentTest {
   }
 
   @Test
+  void aSuccess_storesThePlanTheAgentExecuted_whichReplaysInTheSameHouse() {
+    TextWorldEnvironment env = env(44, 0);
+    int explored = 0;
+    SplittableRandom rnd = new SplittableRandom(3);
+    for (int round = 0; round < 5; round++) {
+      for (Task t : env.tasks()) {
+        Episode e = env.attempt(t, List.of(), rnd);
+        if (!e.success()) {
+          continue;
+        }
+        List<TextWorldAction> stored = TextWorldExperience.plan(e.experience()).orElseThrow();
+        List<TextWorldAction> optimal = env.layoutOf(t).optimalPlan(env.goalOf(t));
+        assertThat(stored).as("no looks").noneMatch(a -> a.verb() == TextWorldAction.Verb.LOOK);
+        assertThat(env.helps(t, memory(e.experience()))).as("the stored plan replays to the goal").isTrue();
+        explored += stored.equals(optimal) ? 0 : 1;
+      }
+    }
+    assertThat(explored).as("blind explorations that took another way than the shortest plan store that way").isPositive();
+  }
+
+  @Test
   void generate_otherSeed_otherTasks() {
     assertThat(env(1, 0).tasks()).isNotEqualTo(env(2, 0).tasks());
   }
