@@ -153,8 +153,11 @@ public record MemLoopConfig(
    * Per-task learning: credit the memory the agent used with the episode's reward, under the task that
    * asked (its intent text, or its embedding when it has no text); rank memories proven for that task
    * first and memories that failed it last; and, for a task that keeps failing with nothing proven,
-   * show one untried success experience of a similar task in second place, with the probability that
-   * exploring succeeds more often than not exploring in the namespace (a logged random draw).
+   * show its own record (memories of its own intent) and, with the probability that exploring succeeds
+   * more often than not exploring in the namespace (a logged random draw), one untried success experience
+   * of a similar task in second place. Under {@link Consolidation#MERGE_FAILURES} it also learns, per
+   * namespace, whether a failure note listing more than k2 attempts is better shown whole or as its newest
+   * k2 (another logged draw).
    */
   public enum TaskLearning {
     /** Utilities only (MemRL). */

@@ -67,8 +67,9 @@ final class TwoPhaseSelector {
 
   /**
    * Phase B. With a {@code task} view (per-task learning on), eligible candidates are reordered, stably,
-   * into memories proven for the task, then the rest, then memories that failed it; and a failing task
-   * with exploration left gets its first untried success experience of another intent in second place.
+   * into memories proven for the task, then the rest, then memories that failed it; a task that keeps failing
+   * sees its own record, and another intent's untried success experience in second place when it explores
+   * ({@link #learnedOrder}); a long merged failure note is shown whole or shortened by a draw ({@link #noteDepth}).
    */
   static Selection select(
       float[] query, List<IntentMatch> matches, MemLoopConfig config, @Nullable TaskView task, RandomGenerator random) {
