@@ -2,6 +2,7 @@ package io.memloop.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.memloop.bench.llm.LlmPolicy;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,7 @@
 package io.memloop.bench;
 
 import io.memloop.MemLoopException;
+import io.memloop.bench.strategy.Ablation;
 import java.util.LinkedHashSet;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,7 @@
 package io.memloop.bench;
 
+import io.memloop.bench.llm.LlmPolicy;
+import io.memloop.bench.llm.Policy;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,6 +1,8 @@
 package io.memloop.bench;
 
 import io.memloop.Preset;
+import io.memloop.bench.ops.RecurringTasksEnvironment;
+import io.memloop.bench.strategy.Strategy;
 import io.memloop.embed.Embedder;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.memloop.bench;
 
 import io.memloop.MemLoopException;
+import io.memloop.bench.ops.RecurringTasksEnvironment;
 
 /**
  * Knobs of {@link Demo#run}; start from {@link #defaults()} and change what the user set.

@@ -1,6 +1,7 @@
 package io.memloop.bench;
 
 import io.memloop.Memory;
+import io.memloop.bench.llm.LlmPolicy;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -19,7 +20,7 @@ import java.util.random.RandomGenerator;
  * <p>Implementations are immutable after construction and thread-safe: runs of different
  * strategies or seeds may share one environment.
  */
-interface Environment {
+public interface Environment {
 
   /** Stable name, printed in reports. */
   String name();

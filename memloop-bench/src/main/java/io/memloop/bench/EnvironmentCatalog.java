@@ -1,6 +1,10 @@
 package io.memloop.bench;
 
 import io.memloop.MemLoopException;
+import io.memloop.bench.hardquestions.HardQuestionsEnvironment;
+import io.memloop.bench.ops.RecurringTasksEnvironment;
+import io.memloop.bench.sql.SqlEnvironment;
+import io.memloop.bench.textworld.TextWorldEnvironment;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

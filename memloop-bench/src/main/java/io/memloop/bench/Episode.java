@@ -12,13 +12,13 @@ import java.util.List;
  *     avoid (MemRL stores both)
  * @param transcript the conversation with the LLM policy; empty for the frozen policy
  */
-record Episode(Task task, boolean success, double reward, String experience, List<ChatMessage> transcript) {
+public record Episode(Task task, boolean success, double reward, String experience, List<ChatMessage> transcript) {
   /** An episode of the frozen policy: no conversation. */
-  Episode(Task task, boolean success, double reward, String experience) {
+  public Episode(Task task, boolean success, double reward, String experience) {
     this(task, success, reward, experience, List.of());
   }
 
-  Episode {
+  public Episode {
     transcript = List.copyOf(transcript);
     if (!Double.isFinite(reward)) {
       throw new IllegalArgumentException("reward must be finite, got " + reward + " for task " + task.id());

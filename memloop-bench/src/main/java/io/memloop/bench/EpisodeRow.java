@@ -14,7 +14,7 @@ import java.util.List;
  * @param firstShownQ the top-ranked memory's Q when it was retrieved, learned from earlier episodes
  *     only; NaN when nothing was shown, the strategy learns no Q, or that memory was never rewarded
  */
-record EpisodeRow(
+public record EpisodeRow(
     String strategy,
     long seed,
     int epoch,
@@ -27,7 +27,7 @@ record EpisodeRow(
     double firstShownQ) {
 
   /** What the top-ranked memory of an episode was, judged by ground truth. */
-  enum FirstShown {
+  public enum FirstShown {
     /** Nothing was shown. */
     NONE,
     /** The first memory shown truly helps the task. */
@@ -53,7 +53,7 @@ record EpisodeRow(
     this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates, firstShown, Double.NaN);
   }
 
-  EpisodeRow {
+  public EpisodeRow {
     shownIds = List.copyOf(shownIds);
     if (epoch < 1) {
       throw new IllegalArgumentException("epoch must be at least 1, got " + epoch);

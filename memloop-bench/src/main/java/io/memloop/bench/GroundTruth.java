@@ -10,7 +10,7 @@ import io.memloop.Memory;
  * <p>Implementations are deterministic, thread-safe and judge from the memory's experience text the
  * way the environment's frozen policy reads it.
  */
-interface GroundTruth {
+public interface GroundTruth {
 
   /**
    * Whether showing {@code memory} first (alone) would lead the frozen policy to the correct answer

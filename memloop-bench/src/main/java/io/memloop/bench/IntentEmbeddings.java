@@ -13,7 +13,7 @@ import java.util.Map;
  * strategy and seed, so each distinct intent is embedded exactly once. Immutable after
  * construction; the returned arrays must not be modified.
  */
-final class IntentEmbeddings {
+public final class IntentEmbeddings {
   static final int BATCH = 64;
 
   private final Map<String, float[]> byIntent;
@@ -25,7 +25,7 @@ final class IntentEmbeddings {
   }
 
   /** Embeds every intent of {@code env}: its tasks, held-out tasks and prior experiences. */
-  static IntentEmbeddings of(Embedder embedder, Environment env) {
+  public static IntentEmbeddings of(Embedder embedder, Environment env) {
     List<String> intents = new ArrayList<>();
     env.tasks().forEach(t -> intents.add(t.intent()));
     env.heldOut().forEach(t -> intents.add(t.intent()));
@@ -64,7 +64,7 @@ final class IntentEmbeddings {
     return byIntent.size();
   }
 
-  float[] of(Task task) {
+  public float[] of(Task task) {
     return of(task.intent());
   }
 

@@ -1,6 +1,13 @@
 package io.memloop.bench;
 
 import io.memloop.Memory;
+import io.memloop.bench.llm.LlmPolicy;
+import io.memloop.bench.llm.Policy;
+import io.memloop.bench.llm.Transcript;
+import io.memloop.bench.strategy.MemoryRun;
+import io.memloop.bench.strategy.NoMemoryStrategy;
+import io.memloop.bench.strategy.Recall;
+import io.memloop.bench.strategy.Strategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -17,13 +24,13 @@ import java.util.function.Consumer;
  * same for every strategy: strategies are compared under common random numbers, so a difference
  * between them comes from what they showed the policy, not from luckier guesses.
  */
-final class LearningLoop {
+public final class LearningLoop {
   private final Environment env;
   private final IntentEmbeddings embeddings;
   private final int epochs;
   private final Policy policy;
 
-  LearningLoop(Environment env, IntentEmbeddings embeddings, int epochs) {
+  public LearningLoop(Environment env, IntentEmbeddings embeddings, int epochs) {
     this(env, embeddings, epochs, Policy.FROZEN);
   }
 
@@ -82,7 +89,7 @@ final class LearningLoop {
         recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall), learnedQ(recall));
   }
 
-  RunResult run(Strategy strategy, long seed) {
+  public RunResult run(Strategy strategy, long seed) {
     return run(strategy, seed, epochAccuracy -> {});
   }
 

@@ -11,7 +11,7 @@ import java.util.OptionalDouble;
  * {@code solved[epoch][task]} (epoch 0-based here, every task once per epoch). Definitions follow
  * the research digest; where the reference code has none, the definition is stated here.
  */
-final class Metrics {
+public final class Metrics {
   private Metrics() {}
 
   /** The success matrix of a run: rows grouped by epoch, tasks in order of first appearance. */
@@ -171,7 +171,7 @@ final class Metrics {
   }
 
   /** All of the above for one run. */
-  static LearningCurve curve(RunResult run) {
+  public static LearningCurve curve(RunResult run) {
     boolean[][] s = solved(run.rows(), run.epochs());
     return new LearningCurve(
         run.strategy(), run.seed(), epochAccuracy(s), cumulativeSuccess(s), forgettingRate(s), run.memoryCounts(),

@@ -9,6 +9,8 @@ import io.memloop.OfflineSelection;
 import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
+import io.memloop.bench.strategy.EngineRun;
+import io.memloop.bench.strategy.Strategy;
 import io.memloop.embed.Embedder;
 import io.memloop.history.JsonlEventLog;
 import io.memloop.history.OffPolicyEvaluation;

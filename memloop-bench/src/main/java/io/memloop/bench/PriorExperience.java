@@ -7,8 +7,8 @@ import io.memloop.Outcome;
  * older deployment learned. Strategies with memory load it as is; whether it still helps is for the
  * learning to find out.
  */
-record PriorExperience(String intent, String experience, Outcome outcome) {
-  PriorExperience {
+public record PriorExperience(String intent, String experience, Outcome outcome) {
+  public PriorExperience {
     if (intent.isBlank() || experience.isBlank()) {
       throw new IllegalArgumentException("intent and experience must not be blank: " + intent + " / " + experience);
     }

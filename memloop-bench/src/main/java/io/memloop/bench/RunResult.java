@@ -11,7 +11,7 @@ import java.util.List;
  *     epochs + 1)
  * @param wallNanos wall time of the run
  */
-record RunResult(
+public record RunResult(
     String strategy,
     long seed,
     int epochs,
@@ -25,7 +25,7 @@ record RunResult(
     this(strategy, seed, epochs, rows, memoryCounts, List.of(), 0);
   }
 
-  RunResult {
+  public RunResult {
     rows = List.copyOf(rows);
     memoryCounts = List.copyOf(memoryCounts);
     transferRows = List.copyOf(transferRows);

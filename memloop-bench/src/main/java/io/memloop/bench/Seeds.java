@@ -6,11 +6,11 @@ import java.nio.charset.StandardCharsets;
  * Derives independent seeds from a run seed, so every random stream of a run is reproducible and
  * adding a stream does not shift the others.
  */
-final class Seeds {
+public final class Seeds {
   private Seeds() {}
 
   /** A seed for the stream named {@code label} under {@code seed}. */
-  static long derive(long seed, String label) {
+  public static long derive(long seed, String label) {
     long h = seed;
     for (byte b : label.getBytes(StandardCharsets.UTF_8)) {
       h = mix(h ^ b);

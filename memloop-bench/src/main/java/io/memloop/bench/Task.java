@@ -5,8 +5,8 @@ package io.memloop.bench;
  * stored. The correct answer stays inside the {@link Environment}, so nothing a strategy can read
  * leaks it.
  */
-record Task(String id, String intent) {
-  Task {
+public record Task(String id, String intent) {
+  public Task {
     if (id.isBlank()) {
       throw new IllegalArgumentException("id must not be blank");
     }

@@ -5,8 +5,12 @@
  * records every episode, and the metrics of the MemRL evaluation (per-epoch and last-epoch accuracy,
  * CSR, forgetting). {@link io.memloop.bench.Demo} is the entry point {@code memloop demo} calls.
  *
- * <p>Only the demo's types are public; the harness is package-private so it can change while more
- * environments and strategies are added.
+ * <p>This package holds what the environments and strategies share ({@link io.memloop.bench.Environment},
+ * {@link io.memloop.bench.Task}, {@link io.memloop.bench.Episode}, {@link io.memloop.bench.GroundTruth}),
+ * the loop, the metrics and the reports. Each environment has its own package with its simulator,
+ * frozen policy and ground truth ({@code ops}, {@code sql}, {@code textworld}, {@code hardquestions});
+ * the strategies are in {@code strategy}, the LLM policy in {@code llm}. Types are public where another
+ * of these packages needs them, not as a stable API: it changes as environments and strategies are added.
  */
 @NullMarked
 package io.memloop.bench;

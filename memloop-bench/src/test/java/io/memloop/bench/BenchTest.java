@@ -111,4 +111,11 @@ class BenchTest {
     assertThatThrownBy(() -> BenchOptions.quick().withStrategies(List.of("magic"))).hasMessageContaining("unknown strategy 'magic'");
     assertThatThrownBy(() -> BenchOptions.quick().withEnvironments(List.of("moon"))).hasMessageContaining("unknown environment 'moon'");
   }
+
+  @Test
+  void everyBaselineIsANamedBenchStrategy() {
+    assertThat(BenchOptions.STRATEGIES).contains("rag", "rag-success", "recent");
+    assertThat(List.of("rag", "rag-success", "recent"))
+        .allSatisfy(n -> assertThat(Bench.strategy(n, null).name()).isEqualTo(n));
+  }
 }

@@ -2,24 +2,25 @@ package io.memloop.bench;
 
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import io.memloop.bench.ops.RecurringTasksEnvironment;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Shared builders of the bench tests. */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
   private static final AtomicInteger NEXT_ID = new AtomicInteger();
 
   /** A stored memory carrying {@code experience}, as a strategy would show it to the policy. */
-  static Memory memory(String experience) {
+  public static Memory memory(String experience) {
     return memory(experience, Outcome.UNKNOWN);
   }
 
   /** The same, stored with {@code outcome} (which the frozen policies never read, but LLM prompts do). */
-  static Memory memory(String experience, Outcome outcome) {
+  public static Memory memory(String experience, Outcome outcome) {
     return new Memory(
         "m" + NEXT_ID.incrementAndGet(), "bench", "i1", "", new float[] {1}, experience, outcome, 0, 0,
         Instant.EPOCH, Instant.EPOCH);
@@ -36,7 +37,7 @@ final class Fixtures {
     return rows;
   }
 
-  static RecurringTasksEnvironment env(long seed, int families, int twins, double staleShare, double slip) {
+  public static RecurringTasksEnvironment env(long seed, int families, int twins, double staleShare, double slip) {
     return RecurringTasksEnvironment.generate(
         seed, new RecurringTasksEnvironment.Knobs(families, twins, staleShare, slip));
   }

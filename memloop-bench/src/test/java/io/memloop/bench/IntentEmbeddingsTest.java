@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.bench.ops.RecurringTasksEnvironment;
 import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,5 +1,10 @@
 package io.memloop.bench;
 
+import io.memloop.bench.ops.RecurringTasksEnvironment;
+import io.memloop.bench.strategy.EngineRun;
+import io.memloop.bench.strategy.MemoryRun;
+import io.memloop.bench.strategy.Recall;
+import io.memloop.bench.strategy.Strategy;
 import io.memloop.embeddings.HashingEmbedder;
 import static io.memloop.bench.Fixtures.env;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,7 @@
 package io.memloop.bench;
 
+import io.memloop.bench.sql.SqlEnvironment;
+import io.memloop.bench.textworld.TextWorldEnvironment;
 import io.memloop.chat.ChatMessage;
 import io.memloop.chat.ChatModel;
 import io.memloop.chat.ChatReply;

@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.bench.llm.Policy;
 import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 

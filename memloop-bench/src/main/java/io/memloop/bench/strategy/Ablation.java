@@ -1,0 +1,35 @@
+package io.memloop.bench.strategy;
+
+import io.memloop.MemLoopConfig;
+import io.memloop.MemLoopConfig.Consolidation;
+import io.memloop.MemLoopConfig.SimilarityScope;
+import io.memloop.MemLoopConfig.TieBreak;
+import io.memloop.Preset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The ablations of the default preset: each undoes one of its differences from {@code memrl}, or adds
+ * value-aware ranking, so that every component has to earn its place in the table.
+ */
+public final class Ablation {
+  private static final MemLoopConfig DEFAULT = MemLoopConfig.preset(Preset.DEFAULT);
+
+  /** Strategy name to configuration, in table order. */
+  public static final Map<String, MemLoopConfig> NAMES = names();
+
+  private Ablation() {}
+
+  private static Map<String, MemLoopConfig> names() {
+    Map<String, MemLoopConfig> m = new LinkedHashMap<>();
+    m.put("default-no-task-learning", DEFAULT.toBuilder().taskLearning(MemLoopConfig.TaskLearning.OFF).build());
+    m.put("default-no-exploration", DEFAULT.toBuilder().exploreBudget(0).build());
+    m.put("default-no-merging", DEFAULT.toBuilder().consolidation(Consolidation.EXACT_DUPLICATES).build());
+    m.put("default-no-consolidation", DEFAULT.toBuilder().consolidation(Consolidation.NONE).build());
+    m.put("default-oldest-first", DEFAULT.toBuilder().tieBreak(TieBreak.OLDEST_FIRST).build());
+    m.put("default-group-similarity", DEFAULT.toBuilder().similarityScope(SimilarityScope.INTENT_GROUP).build());
+    m.put("default+utility", DEFAULT.toBuilder().lambda(0.5).build());
+    m.put("default-capped-256", DEFAULT.toBuilder().maxMemories(256).build());
+    return java.util.Collections.unmodifiableMap(m);
+  }
+}

@@ -1,0 +1,48 @@
+package io.memloop.bench.strategy;
+
+import io.memloop.MemLoopConfig;
+import io.memloop.Outcome;
+import io.memloop.Preset;
+import java.util.List;
+
+/**
+ * Plain retrieval-augmented generation, as a practitioner deploys it: the {@code k2} individual
+ * memories whose intents are most similar to the task (cosine, no intent grouping), above the same
+ * similarity gate δ as the engine; ties broken <b>newest first</b>. {@code rag-success} does the same
+ * over successful experiences only. Nothing is learned from rewards.
+ */
+public final class RagStrategy implements Strategy {
+  private static final MemLoopConfig SHARED = MemLoopConfig.preset(Preset.MEMRL); // same k2, δ, merge
+
+  private final boolean successOnly;
+
+  private RagStrategy(boolean successOnly) {
+    this.successOnly = successOnly;
+  }
+
+  public static RagStrategy all() {
+    return new RagStrategy(false);
+  }
+
+  public static RagStrategy successesOnly() {
+    return new RagStrategy(true);
+  }
+
+  @Override
+  public String name() {
+    return successOnly ? "rag-success" : "rag";
+  }
+
+  @Override
+  public MemoryRun start(int dimension, long seed) {
+    return new PlainRun(SHARED.mergeThreshold(), (memory, query) -> {
+      List<FlatMemory.Scored> pool = memory.scoreAll(query).stream()
+          .filter(s -> s.similarity() >= SHARED.similarityThreshold())
+          .filter(s -> !successOnly || s.memory().outcome() == Outcome.SUCCESS)
+          .sorted(FlatMemory.BY_SIMILARITY_NEWEST_FIRST)
+          .toList();
+      return new PlainRun.Selection(
+          pool.stream().limit(SHARED.k2()).map(FlatMemory.Scored::memory).toList(), pool.size());
+    });
+  }
+}
