@@ -43,6 +43,18 @@ public record Memory(
     return parts(experience);
   }
 
+  /**
+   * The experiences {@code shown} memories hold, in the order shown, a merged failure note read as its
+   * attempts, newest first: how an agent reads a retrieval's memories one experience at a time.
+   */
+  public static List<String> partsOf(List<Memory> shown) {
+    List<String> out = new java.util.ArrayList<>(shown.size());
+    for (Memory m : shown) {
+      out.addAll(m.parts());
+    }
+    return out;
+  }
+
   /** {@link #parts()} of an experience text. */
   public static List<String> parts(String experience) {
     return List.of(experience.split(java.util.regex.Pattern.quote(PART_SEPARATOR), -1));

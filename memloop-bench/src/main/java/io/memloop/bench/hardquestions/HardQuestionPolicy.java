@@ -78,7 +78,7 @@ public final class HardQuestionPolicy {
   static Decision decide(String question, List<String> options, List<Memory> shown) {
     Set<String> words = words(question);
     Set<String> avoid = new HashSet<>();
-    for (String experience : CopyFirstPolicy.parts(shown)) {
+    for (String experience : Memory.partsOf(shown)) {
       Optional<String> remembered = question(experience);
       Optional<String> quoted = quoted(experience);
       if (remembered.isEmpty() || quoted.isEmpty() || !sameQuestion(words, words(remembered.get()))) {

@@ -42,25 +42,13 @@ final class CopyFirstPolicy {
     return slipProbability;
   }
 
-  /**
-   * The experiences the {@code shown} memories hold, in the order shown: a merged failure note
-   * ({@link Memory#parts()}) is read as its attempts, oldest first, as a model reads every line it is given.
-   */
-  static List<String> parts(List<Memory> shown) {
-    List<String> out = new ArrayList<>(shown.size());
-    for (Memory m : shown) {
-      out.addAll(m.parts());
-    }
-    return out;
-  }
-
   /** The procedure the policy applies to a task admitting {@code procedures}. */
   String choose(List<String> procedures, List<Memory> shown, RandomGenerator rnd) {
     if (shown.isEmpty() || (slipProbability > 0 && rnd.nextDouble() < slipProbability)) {
       return procedures.get(rnd.nextInt(procedures.size()));
     }
     Set<String> avoid = new HashSet<>();
-    for (String experience : parts(shown)) {
+    for (String experience : Memory.partsOf(shown)) {
       Optional<String> procedure = quoted(experience).filter(procedures::contains);
       if (procedure.isEmpty()) {
         continue;

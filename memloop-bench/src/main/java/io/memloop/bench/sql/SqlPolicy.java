@@ -82,7 +82,7 @@ final class SqlPolicy {
 
   /** Like {@link #adapt}, also telling which case was used (for analyses of what fooled the policy). */
   Optional<Adapted> caseUsed(String question, List<Memory> shown, Set<String> avoid) {
-    for (String experience : CopyFirstPolicy.parts(shown)) {
+    for (String experience : Memory.partsOf(shown)) {
       Optional<Case> parsed = parse(experience);
       if (parsed.isEmpty()) {
         continue;

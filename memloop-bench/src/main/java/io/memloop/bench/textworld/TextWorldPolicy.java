@@ -44,7 +44,7 @@ final class TextWorldPolicy {
     boolean slipped = !shown.isEmpty() && slipProbability > 0 && rnd.nextDouble() < slipProbability;
     List<TextWorldAction> plan = List.of();
     if (!slipped) {
-      List<String> experiences = CopyFirstPolicy.parts(shown);
+      List<String> experiences = Memory.partsOf(shown);
       plan = planFor(goal, experiences).orElse(List.of());
       for (String experience : experiences) {
         TextWorldExperience.facts(experience).forEach(f -> k.hint(f.receptacle(), f.room(), f.contents()));
