@@ -248,6 +248,23 @@ public final class MemLoop implements AutoCloseable {
    *     not select, besides the failures of {@link #reward(String, String, double)}
    */
   public RewardResult reward(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds) {
+    return reward(namespace, retrievalId, reward, usedMemoryIds, null);
+  }
+
+  /**
+   * {@link #reward(String, String, double, List)} for one step of a multi-step episode: a Bellman/TD reward
+   * whose target is {@code reward + γ·V'}, where V' is the highest current utility among the memories the
+   * episode's next retrieval {@code nextRetrievalId} selected (0 when it selected none that still exist) and
+   * γ the namespace's {@code gamma}. Reward every step but the last this way, with the step's own reward
+   * (often 0), and the last step plainly: the final outcome then flows back to the memories of earlier steps,
+   * discounted by γ per step. With {@code gamma = 0} the next retrieval is checked and ignored.
+   *
+   * @param nextRetrievalId the episode's next retrieval (it may be rewarded already); null for a plain reward
+   * @throws MemLoopException NOT_FOUND naming {@code nextRetrievalId} when the store holds no such retrieval,
+   *     INVALID_ARGUMENT when it is this very retrieval, besides the failures of the plain reward
+   */
+  public RewardResult reward(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds,
+      @Nullable String nextRetrievalId) {
     Checks.requireNamespace(namespace);
     Checks.requireNonBlank(retrievalId, "retrievalId");
     Checks.requireFinite(reward, "reward");
@@ -257,6 +274,7 @@ public final class MemLoop implements AutoCloseable {
           "reward", "must be in [" + config.rewardMin() + ", " + config.rewardMax() + "], got " + reward);
     }
     UtilityRule rule = UtilityRule.of(config);
+    double target = rule.target(reward, nextValue(namespace, retrievalId, nextRetrievalId));
     if (usedMemoryIds != null) {
       for (String id : usedMemoryIds) {
         Checks.requireNonBlank(id, "usedMemoryIds");
@@ -270,7 +288,7 @@ public final class MemLoop implements AutoCloseable {
             new UtilityUpdate() {
               @Override
               public Utility apply(String id, Utility u) {
-                return rule.update(u, reward);
+                return rule.update(u, target);
               }
 
               @Override
@@ -292,7 +310,7 @@ public final class MemLoop implements AutoCloseable {
           Integer depth = noteDepths.remove(namespace + "\n" + retrievalId);
           taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, depth == null ? -1 : depth, config);
         }
-        RewardResult result = new RewardResult(retrievalId, reward, a.changes());
+        RewardResult result = new RewardResult(retrievalId, reward, a.changes(), target);
         Instant at = clock.instant();
         reportConfig(namespace, config, at);
         events.rewarded(namespace, at, result, usedMemoryIds);
@@ -312,6 +330,28 @@ public final class MemLoop implements AutoCloseable {
               "retrievalId: retrieval '" + retrievalId + "' expired at " + e.expiredAt()
                   + " (retrievalTtl=" + config.retrievalTtl() + ")");
     };
+  }
+
+  /** V' of a Bellman/TD reward: the highest current utility among what the next retrieval selected. */
+  private java.util.OptionalDouble nextValue(String namespace, String retrievalId, @Nullable String nextRetrievalId) {
+    if (nextRetrievalId == null) {
+      return java.util.OptionalDouble.empty();
+    }
+    Checks.requireNonBlank(nextRetrievalId, "nextRetrievalId");
+    if (nextRetrievalId.equals(retrievalId)) {
+      throw MemLoopException.invalid("nextRetrievalId", "is the rewarded retrieval itself ('" + retrievalId + "')");
+    }
+    RetrievalRecord next = store.retrieval(namespace, nextRetrievalId).orElseThrow(() -> new MemLoopException(
+        MemLoopException.Reason.NOT_FOUND, "nextRetrievalId",
+        "nextRetrievalId: no retrieval '" + nextRetrievalId + "' in namespace '" + namespace + "'"));
+    double best = Double.NEGATIVE_INFINITY;
+    for (String id : next.selectedIds()) {
+      Optional<Memory> m = store.get(namespace, id);
+      if (m.isPresent()) {
+        best = Math.max(best, m.get().q());
+      }
+    }
+    return java.util.OptionalDouble.of(best == Double.NEGATIVE_INFINITY ? 0 : best);
   }
 
   /**

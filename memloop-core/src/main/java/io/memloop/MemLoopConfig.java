@@ -44,6 +44,9 @@ import java.util.Objects;
  * @param maxMemories most memories a namespace keeps (0: no bound); past it, {@code remember} evicts
  *     the lowest-utility memory (lowest Q, then fewest visits, then oldest)
  * @param mergeScope where {@code remember} looks for the intent group a new memory joins
+ * @param gamma discount γ of a Bellman/TD reward: a reward naming the next retrieval of its episode moves Q
+ *     towards {@code r + γ·max Q'} (Q' of the memories that retrieval selected); 0, the reference code's
+ *     value, makes every reward Monte-Carlo
  */
 public record MemLoopConfig(
     int k1,
@@ -71,7 +74,8 @@ public record MemLoopConfig(
     int exploreAfterFailures,
     int exploreBudget,
     long maxMemories,
-    MergeScope mergeScope) {
+    MergeScope mergeScope,
+    double gamma) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -173,7 +177,7 @@ public record MemLoopConfig(
   static final Map<String, String> LEGACY_SETTINGS =
       Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
           "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0",
-          "mergeScope", "NEAREST");
+          "mergeScope", "NEAREST", "gamma", "0");
 
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
@@ -182,7 +186,7 @@ public record MemLoopConfig(
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
           "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories",
-          "mergeScope");
+          "mergeScope", "gamma");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -233,6 +237,7 @@ public record MemLoopConfig(
     Objects.requireNonNull(tieBreak, "tieBreak");
     Objects.requireNonNull(consolidation, "consolidation");
     Objects.requireNonNull(mergeScope, "mergeScope");
+    Checks.requireInRange(gamma, 0, 1, "gamma");
     Objects.requireNonNull(taskLearning, "taskLearning");
     Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
     Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
@@ -271,7 +276,8 @@ public record MemLoopConfig(
             .exploreAfterFailures(2)
             .exploreBudget(4)
             .maxMemories(0)
-            .mergeScope(MergeScope.NEAREST);
+            .mergeScope(MergeScope.NEAREST)
+            .gamma(0);
     return switch (preset) {
       case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
@@ -319,7 +325,8 @@ public record MemLoopConfig(
         .exploreAfterFailures(exploreAfterFailures)
         .exploreBudget(exploreBudget)
         .maxMemories(maxMemories)
-        .mergeScope(mergeScope);
+        .mergeScope(mergeScope)
+        .gamma(gamma);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -406,6 +413,7 @@ public record MemLoopConfig(
     m.put("exploreBudget", exploreBudget);
     m.put("maxMemories", maxMemories);
     m.put("mergeScope", mergeScope.name());
+    m.put("gamma", gamma);
     return m;
   }
 
@@ -437,6 +445,7 @@ public record MemLoopConfig(
     private int exploreBudget = 4;
     private long maxMemories;
     private MergeScope mergeScope = MergeScope.NEAREST;
+    private double gamma;
 
     private Builder() {}
 
@@ -473,6 +482,7 @@ public record MemLoopConfig(
     public Builder exploreBudget(int v) { exploreBudget = v; return this; }
     public Builder maxMemories(long v) { maxMemories = v; return this; }
     public Builder mergeScope(MergeScope v) { mergeScope = v; return this; }
+    public Builder gamma(double v) { gamma = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -509,6 +519,7 @@ public record MemLoopConfig(
         case "exploreBudget" -> exploreBudget(parseInt(knob, v));
         case "maxMemories" -> maxMemories(parseInt(knob, v));
         case "mergeScope" -> mergeScope(parseEnum(MergeScope.class, knob, v));
+        case "gamma" -> gamma(parseDouble(knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -519,7 +530,7 @@ public record MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
           simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
-          exploreBudget, maxMemories, mergeScope);
+          exploreBudget, maxMemories, mergeScope, gamma);
     }
 
     private static int parseInt(String knob, String v) {

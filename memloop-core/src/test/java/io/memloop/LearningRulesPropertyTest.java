@@ -96,6 +96,74 @@ class LearningRulesPropertyTest {
   }
 
   @Test
+  void temporalDifference_matchesATabularReference_andConvergesToTheDiscountedReturn() {
+    SplittableRandom rnd = new SplittableRandom(SEED + 5);
+    int dim = 6;
+    for (int run = 0; run < 8; run++) {
+      int steps = rnd.nextInt(2, 6);
+      double alpha = 0.05 + rnd.nextDouble() * 0.15;
+      double gamma = rnd.nextDouble();
+      double p = rnd.nextDouble(); // the last step is rewarded +1 with probability p, else −1
+      MemLoopConfig config = MemLoopConfig.preset(Preset.MEMRL).toBuilder().alpha(alpha).gamma(gamma).build();
+      try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(dim)).config(config)
+          .clock(new MutableClock(Instant.parse("2026-03-01T12:00:00Z"))).seed(run).build()) {
+        Intent[] step = new Intent[steps];
+        for (int i = 0; i < steps; i++) {
+          float[] v = new float[dim];
+          v[i] = 1;
+          step[i] = Intent.ofEmbedding(v);
+          loop.remember("ns", step[i], "how to do step " + i, Outcome.SUCCESS);
+        }
+        double[] reference = new double[steps];
+        double[] tail = new double[steps]; // time average of Q over the second half of the episodes
+        int episodes = 2_000;
+        for (int e = 0; e < episodes; e++) {
+          String[] ids = new String[steps];
+          for (int i = 0; i < steps; i++) {
+            Retrieval r = loop.retrieve("ns", step[i]);
+            assertThat(r.selected()).hasSize(1);
+            ids[i] = r.id();
+          }
+          for (int i = 0; i < steps; i++) { // rewarded in order, each step with the next one's retrieval
+            boolean last = i == steps - 1;
+            double reward = last ? (rnd.nextDouble() < p ? 1 : -1) : 0;
+            RewardResult result = last ? loop.reward("ns", ids[i], reward)
+                : loop.reward("ns", ids[i], reward, null, ids[i + 1]);
+            double target = last ? reward : reward + gamma * reference[i + 1];
+            reference[i] += alpha * (target - reference[i]);
+            assertThat(result.target()).isCloseTo(target, within(1e-12));
+            assertThat(result.changes().getFirst().qAfter()).as("run %d episode %d step %d", run, e, i)
+                .isCloseTo(reference[i], within(1e-9));
+            if (e >= episodes / 2) {
+              tail[i] += result.changes().getFirst().qAfter() / (episodes / 2);
+            }
+          }
+        }
+        for (int i = 0; i < steps; i++) {
+          double expected = Math.pow(gamma, steps - 1 - i) * (2 * p - 1);
+          assertThat(tail[i]).as("run %d step %d of %d, gamma=%s p=%s", run, i, steps, gamma, p)
+              .isCloseTo(expected, within(0.1));
+        }
+      }
+    }
+  }
+
+  @Test
+  void temporalDifference_targetIsFinite_forEveryFiniteInput() {
+    double[] values = {-Double.MAX_VALUE, -1, 0, 1, Double.MAX_VALUE};
+    for (double r : values) {
+      for (double next : values) {
+        for (double gamma : new double[] {0, 0.5, 1}) {
+          double t = new UtilityRule(0.3, gamma).target(r, java.util.OptionalDouble.of(next));
+          assertThat(Double.isFinite(t)).as("r=%s next=%s gamma=%s", r, next, gamma).isTrue();
+        }
+      }
+    }
+    assertThat(new UtilityRule(0.3, 0.9).target(1, java.util.OptionalDouble.empty())).isEqualTo(1.0);
+    assertThat(new UtilityRule(0.3, 0).target(1, java.util.OptionalDouble.of(5))).isEqualTo(1.0);
+  }
+
+  @Test
   void perTaskCredit_matchesAReferenceLedger_overRandomEpisodes() {
     int dim = 4;
     SplittableRandom rnd = new SplittableRandom(SEED + 3);

@@ -130,6 +130,41 @@ class MemLoopTest {
   }
 
   @Test
+  void temporalDifferenceReward_movesTowardsRewardPlusDiscountedNextValue_andChecksTheNextRetrieval() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.MEMRL).toBuilder().alpha(0.5).gamma(0.8).build();
+    try (MemLoop loop = engine(c)) {
+      Memory a = loop.remember("ns", Intent.ofEmbedding(axis(0)), "step 1: open the console", Outcome.SUCCESS);
+      Memory b = loop.remember("ns", Intent.ofEmbedding(axis(1)), "step 2: restart the service", Outcome.SUCCESS);
+      Retrieval first = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      Retrieval second = loop.retrieve("ns", Intent.ofEmbedding(axis(1)));
+      assertThat(loop.reward("ns", second.id(), 1).changes().getFirst().qAfter()).isEqualTo(0.5);
+
+      assertThatThrownBy(() -> loop.reward("ns", first.id(), 0, null, "r999"))
+          .isInstanceOfSatisfying(MemLoopException.class, e -> {
+            assertThat(e.reason()).isEqualTo(MemLoopException.Reason.NOT_FOUND);
+            assertThat(e.field()).isEqualTo("nextRetrievalId");
+          });
+      assertThatThrownBy(() -> loop.reward("ns", first.id(), 0, null, first.id()))
+          .isInstanceOfSatisfying(MemLoopException.class, e -> assertThat(e.field()).isEqualTo("nextRetrievalId"));
+      assertThat(loop.get("ns", a.id()).orElseThrow().q()).as("a refused reward changes nothing").isZero();
+
+      RewardResult td = loop.reward("ns", first.id(), 0, null, second.id());
+      assertThat(td.target()).isCloseTo(0.8 * 0.5, within(1e-12)); // 0 + γ · Q(b)
+      assertThat(td.changes().getFirst().qAfter()).isCloseTo(0.5 * 0.4, within(1e-12));
+      assertThat(loop.get("ns", b.id()).orElseThrow().q()).as("the next step's memory is not touched").isEqualTo(0.5);
+    }
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.MEMRL).toBuilder().alpha(0.5).build())) {
+      loop.remember("ns", Intent.ofEmbedding(axis(0)), "x", Outcome.SUCCESS);
+      loop.remember("ns", Intent.ofEmbedding(axis(1)), "y", Outcome.SUCCESS);
+      Retrieval first = loop.retrieve("ns", Intent.ofEmbedding(axis(0)));
+      Retrieval second = loop.retrieve("ns", Intent.ofEmbedding(axis(1)));
+      loop.reward("ns", second.id(), 1);
+      RewardResult mc = loop.reward("ns", first.id(), 0, null, second.id());
+      assertThat(mc.target()).as("gamma = 0: Monte-Carlo").isZero();
+    }
+  }
+
+  @Test
   void taskLearning_aFailingTaskTriesASimilarTasksSuccess_creditsIt_andRespectsTheBudget() {
     // k2 = 1: the task's own failure note (its three attempts merged) fills the only slot unless it explores
     MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().exploreAfterFailures(2).exploreBudget(1).k2(1).build();

@@ -155,6 +155,20 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   @Override
+  public Optional<RetrievalRecord> retrieval(String namespace, String retrievalId) {
+    Namespace ns = namespaces.get(namespace);
+    if (ns == null) {
+      return Optional.empty();
+    }
+    ns.lock.readLock().lock();
+    try {
+      return Optional.ofNullable(ns.retrievals.get(retrievalId)).map(p -> p.record);
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+  }
+
+  @Override
   public RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update) {
     Namespace ns = namespaces.get(namespace);
     if (ns == null) {

@@ -76,6 +76,13 @@ public interface MemoryStore extends AutoCloseable {
   RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update);
 
   /**
+   * A saved retrieval, rewarded or not, as long as the store keeps it (at least until it expires); empty for
+   * an unknown id. For a Bellman/TD reward, whose target includes what the next retrieval of the episode
+   * selected.
+   */
+  Optional<RetrievalRecord> retrieval(String namespace, String retrievalId);
+
+  /**
    * Removes a memory, durable on return. Its intent group goes too once it has no memories left.
    * Pending retrievals that selected it still reward their other memories.
    *

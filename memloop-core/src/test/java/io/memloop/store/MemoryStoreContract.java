@@ -205,6 +205,23 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void retrieval_readsASavedRetrieval_beforeAndAfterItsReward_onlyInItsNamespace() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id(), b.id());
+    RetrievalRecord read = store.retrieval("ns", r.id()).orElseThrow();
+    assertThat(read.id()).isEqualTo(r.id());
+    assertThat(read.selectedIds()).containsExactly(a.id(), b.id());
+    assertThat(read.candidates()).isEqualTo(r.candidates());
+    store.applyReward("ns", r.id(), T0.plusSeconds(1), plus(0.25));
+    assertThat(store.retrieval("ns", r.id())).as("still readable once rewarded").hasValueSatisfying(
+        x -> assertThat(x.selectedIds()).containsExactly(a.id(), b.id()));
+    assertThat(store.retrieval("other", r.id())).isEmpty();
+    assertThat(store.retrieval("ns", "r999999")).isEmpty();
+    assertThat(store.retrieval("ns", "not-an-id")).isEmpty();
+  }
+
+  @Test
   void applyReward_unknownOrOtherNamespaceOrExpired_changesNothing() {
     Memory a = insert("ns", unit(1, 0), "a", 0);
     RetrievalRecord r = saveSelecting("ns", Duration.ofMinutes(5), a.id());

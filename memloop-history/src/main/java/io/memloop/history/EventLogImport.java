@@ -192,6 +192,9 @@ public final class EventLogImport {
     if (!e.path("reward").isNumber() || !Double.isFinite(e.get("reward").asDouble())) {
       return "reward: missing or not a finite number";
     }
+    if (e.has("target") && (!e.get("target").isNumber() || !Double.isFinite(e.get("target").asDouble()))) {
+      return "target: not a finite number";
+    }
     if (!e.path("updated").isArray()) {
       return "updated: missing or not an array";
     }
@@ -200,7 +203,8 @@ public final class EventLogImport {
         return "updated[].id: missing or not a string";
       }
     }
-    double r = e.get("reward").asDouble();
+    // a Bellman/TD reward moved the utilities towards its target, not its reward
+    double r = e.has("target") ? e.get("target").asDouble() : e.get("reward").asDouble();
     io.memloop.UtilityRule rule = io.memloop.UtilityRule.of(configs.getOrDefault(ns, fallback));
     for (JsonNode u : e.get("updated")) {
       Planned p = memories.get(ns + "/" + u.get("id").asText());

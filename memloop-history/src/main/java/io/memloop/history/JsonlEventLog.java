@@ -160,6 +160,9 @@ public final class JsonlEventLog implements EventSink {
     append("reward", namespace, at, true, g -> {
       g.writeStringField("retrievalId", result.retrievalId());
       g.writeNumberField("reward", result.reward());
+      if (Double.compare(result.target(), result.reward()) != 0) { // a Bellman/TD reward
+        g.writeNumberField("target", result.target());
+      }
       if (used == null) {
         g.writeNullField("usedMemoryIds");
       } else {

@@ -38,17 +38,22 @@ class EventLogImportTest {
     return b.build();
   }
 
+  /** memrl with a discount, so that TD rewards move utilities towards targets other than their rewards. */
+  private static final MemLoopConfig CONFIG = MemLoopConfig.preset(Preset.MEMRL).toBuilder().gamma(0.7).build();
+
   /** Runs a seeded agent history into an event log; returns the final (experience -> q/visits) of the source store. */
   private Map<String, String> history(Path logDir) {
     Map<String, String> finals = new TreeMap<>();
-    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL);
-    try (MemLoop loop = engine(new JsonlEventLog(logDir), memrl)) {
+    try (MemLoop loop = engine(new JsonlEventLog(logDir), CONFIG)) {
       SplittableRandom random = new SplittableRandom(5);
       Memory doomed = loop.remember("ops", Intent.ofText("task doomed"), "to be forgotten", Outcome.FAILURE);
+      String previous = null;
       for (int i = 0; i < 60; i++) {
         String task = "task " + random.nextInt(6);
         Retrieval r = loop.retrieve("ops", Intent.ofText(task));
-        loop.reward("ops", r.id(), random.nextBoolean() ? 1 : -1);
+        // every other reward is a Bellman/TD one, naming another retrieval as the next step: the log keeps its target
+        loop.reward("ops", r.id(), random.nextBoolean() ? 1 : -1, null, i % 2 == 1 ? previous : null);
+        previous = r.id();
         loop.remember("ops", Intent.ofText(task), "attempt " + i, random.nextBoolean() ? Outcome.SUCCESS : Outcome.FAILURE);
       }
       loop.forget("ops", doomed.id());
@@ -69,7 +74,7 @@ class EventLogImportTest {
       Map<String, String> imported = new TreeMap<>();
       target.store().forEachMemory("ops", m -> imported.put(m.experience(), m.q() + "/" + m.visits() + "/" + m.intentText()));
       assertThat(imported).isEqualTo(source);
-      assertThat(target.recordedConfig("ops").orElseThrow()).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
+      assertThat(target.recordedConfig("ops").orElseThrow()).isEqualTo(CONFIG);
     }
   }
 

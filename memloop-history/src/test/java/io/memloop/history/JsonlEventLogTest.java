@@ -95,7 +95,7 @@ class JsonlEventLogTest {
           int thread = t;
           jobs.add(pool.submit(() -> {
             for (int i = 0; i < 25; i++) {
-              loop.remember("ns", Intent.ofText("task " + thread), "step " + thread + "." + i, Outcome.FAILURE);
+              loop.remember("ns", Intent.ofText("task " + thread), "step " + thread + "." + i, Outcome.SUCCESS);
               Retrieval r = loop.retrieve("ns", Intent.ofText("task " + thread));
               loop.reward("ns", r.id(), -1);
             }

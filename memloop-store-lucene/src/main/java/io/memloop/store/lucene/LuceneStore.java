@@ -255,6 +255,15 @@ public final class LuceneStore implements MemoryStore {
   }
 
   @Override
+  public Optional<RetrievalRecord> retrieval(String namespace, String retrievalId) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    long seq = Ids.parse(retrievalId, 'r');
+    RetrievalBook.Pending pending = ns == null || seq < 0 ? null : ns.retrievals.get(seq);
+    return pending == null ? Optional.empty() : Optional.of(pending.record);
+  }
+
+  @Override
   public RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update) {
     lifecycle.ensureUsable();
     NamespaceState ns = state.namespaces.get(namespace);

@@ -635,6 +635,19 @@ public final class SolrStore implements MemoryStore {
   }
 
   @Override
+  public Optional<RetrievalRecord> retrieval(String namespace, String retrievalId) {
+    checkOpen();
+    if (MemoryStore.sequenceOf(retrievalId, 'r') < 0) {
+      return Optional.empty();
+    }
+    SolrDocument r = realTimeGet(docId(namespace, retrievalId), "id,payload");
+    if (r == null || r.getFieldValue("payload") == null) {
+      return Optional.empty();
+    }
+    return Optional.of(Payloads.retrieval(retrievalId, namespace, (String) r.getFieldValue("payload")));
+  }
+
+  @Override
   public RewardOutcome applyReward(String namespace, String retrievalId, Instant now, UtilityUpdate update) {
     checkOpen();
     if (MemoryStore.sequenceOf(retrievalId, 'r') < 0) {
