@@ -19,6 +19,7 @@ final class Flags {
       "outcome", "--outcome",
       "reward", "--reward",
       "usedMemoryIds", "--used",
+      "nextRetrievalId", "--next",
       "namespace", "--namespace");
 
   private Flags() {}

@@ -16,7 +16,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "reward", description = "Reward the memories a retrieval selected with the task's outcome (Q <- Q + alpha (r - Q)).")
+@Command(name = "reward", description = "Reward the memories a retrieval selected with the task's outcome (Q <- Q + alpha (r - Q);"
+    + " with --next, r + gamma * max Q' of the next step).")
 final class RewardCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
@@ -33,22 +34,33 @@ final class RewardCommand implements Callable<Integer> {
           + " learning credits them; without it, the highest-ranked success experience shown is assumed used.")
   @Nullable List<String> used;
 
+  @Option(names = "--next", paramLabel = "ID",
+      description = "For one step of a multi-step episode: the episode's next retrieval. The reward's target becomes"
+          + " reward + gamma * (highest utility among what that retrieval selected), a Bellman/TD update"
+          + " (--set gamma=0.9 when the namespace is created; gamma=0, the default, ignores it).")
+  @Nullable String next;
+
   @Override
   public Integer call() {
     double r = Checks.parseDecimal(reward, "--reward");
     Ids.require(retrievalId, "--retrieval");
+    if (next != null) {
+      Ids.require(next, "--next");
+    }
     List<String> usedIds = null;
     if (used != null) {
       usedIds = used.stream().filter(id -> !id.isEmpty()).toList();
       usedIds.forEach(id -> Ids.require(id, "--used"));
     }
     try (MemLoop loop = Session.open(engine, false, null)) {
-      RewardResult result = loop.reward(engine.namespace, retrievalId, r, usedIds);
+      RewardResult result = loop.reward(engine.namespace, retrievalId, r, usedIds, next);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
         out.println(Json.write(Json.reward(result)));
       } else {
-        out.printf(Locale.ROOT, "rewarded %s with %s: %d memories updated%n", result.retrievalId(), r, result.changes().size());
+        out.printf(Locale.ROOT, "rewarded %s with %s%s: %d memories updated%n", result.retrievalId(), r,
+            next == null ? "" : String.format(Locale.ROOT, " (target %.4f with %s)", result.target(), next),
+            result.changes().size());
         for (UtilityChange c : result.changes()) {
           out.printf(Locale.ROOT, "  %s q %.4f -> %.4f (visits %d)%n", c.memoryId(), c.qBefore(), c.qAfter(), c.visits());
         }

@@ -102,6 +102,9 @@ public final class Json {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("retrievalId", r.retrievalId());
     o.put("reward", r.reward());
+    if (Double.compare(r.target(), r.reward()) != 0) {
+      o.put("target", r.target());
+    }
     o.put("updated", changes(r.changes()));
     return o;
   }

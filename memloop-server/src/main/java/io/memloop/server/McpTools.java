@@ -87,13 +87,15 @@ final class McpTools {
               "outcome": {"type": "string", "enum": ["success", "failure"], "description": "How the task ended."},
               "reward": {"type": "number", "description": "Instead of outcome: a reward in the namespace's range (default -1 to 1)."},
               "usedMemoryIds": {"type": "array", "items": {"type": "string"}, "description": "Ids of the experiences you actually used (optional)."},
+              "nextRetrievalId": {"type": "string", "description": "For one step of a multi-step task: the retrievalId of the task's next step (optional)."},
               %s
             }, "required": ["retrievalId"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
-            Set.of("retrievalId", "outcome", "reward", "usedMemoryIds", "namespace"),
+            Set.of("retrievalId", "outcome", "reward", "usedMemoryIds", "nextRetrievalId", "namespace"),
             (ns, args) -> {
               ObjectNode body = Json.MAPPER.createObjectNode();
               copy(args, "retrievalId", body, "retrievalId");
               copy(args, "usedMemoryIds", body, "usedMemoryIds");
+              copy(args, "nextRetrievalId", body, "nextRetrievalId");
               boolean hasOutcome = args.hasNonNull("outcome");
               boolean hasReward = args.hasNonNull("reward");
               if (hasOutcome == hasReward) {

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  */
 final class Service {
   private static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
-  private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds");
+  private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds", "nextRetrievalId");
   private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome", "retrievalId");
   private static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
@@ -59,7 +59,8 @@ final class Service {
     String retrievalId = id(Requests.text(body, "retrievalId", 64), "retrievalId");
     double reward = Requests.number(body, "reward");
     List<String> used = Requests.optionalStrings(body, "usedMemoryIds", MAX_USED, 64);
-    RewardResult result = loop.reward(ns, retrievalId, reward, used);
+    String next = Requests.optionalText(body, "nextRetrievalId", 64);
+    RewardResult result = loop.reward(ns, retrievalId, reward, used, next == null ? null : id(next, "nextRetrievalId"));
     metrics.rewarded(ns, reward);
     return Json.reward(result);
   }

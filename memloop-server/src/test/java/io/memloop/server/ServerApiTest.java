@@ -65,6 +65,27 @@ class ServerApiTest {
   }
 
   @Test
+  void aMultiStepEpisodeRewardsEachStepTowardsTheNextStepsValue() {
+    assertThat(s.send("PUT", NS + "/config", "a", "{\"preset\":\"memrl\",\"knobs\":{\"gamma\":0.5}}").status()).isEqualTo(200);
+    s.post(NS + "/memories", "a", "{\"intent\":\"open the billing console\",\"experience\":\"log in as admin\",\"outcome\":\"success\"}");
+    s.post(NS + "/memories", "a", "{\"intent\":\"refund the duplicate invoice\",\"experience\":\"use the refund tab\",\"outcome\":\"success\"}");
+    String first = s.post(NS + "/retrieve", "a", "{\"intent\":\"open the billing console\"}").json().get("retrievalId").asText();
+    String second = s.post(NS + "/retrieve", "a", "{\"intent\":\"refund the duplicate invoice\"}").json().get("retrievalId").asText();
+    var last = s.post(NS + "/rewards", "a", "{\"retrievalId\":\"" + second + "\",\"reward\":1}");
+    assertThat(last.json().has("target")).as("a plain reward's target is its reward").isFalse();
+    double next = last.json().get("updated").get(0).get("qAfter").asDouble();
+
+    expectField(s.post(NS + "/rewards", "a", "{\"retrievalId\":\"" + first + "\",\"reward\":0,\"nextRetrievalId\":\"r99999\"}"),
+        404, "nextRetrievalId");
+    expectField(s.post(NS + "/rewards", "a", "{\"retrievalId\":\"" + first + "\",\"reward\":0,\"nextRetrievalId\":\"../x\"}"),
+        400, "nextRetrievalId");
+    var step = s.post(NS + "/rewards", "a", "{\"retrievalId\":\"" + first + "\",\"reward\":0,\"nextRetrievalId\":\"" + second + "\"}");
+    assertThat(step.status()).isEqualTo(200);
+    assertThat(step.json().get("target").asDouble()).isEqualTo(0.5 * next);
+    assertThat(step.json().get("updated").get(0).get("qAfter").asDouble()).isEqualTo(0.3 * 0.5 * next);
+  }
+
+  @Test
   void listingPagesThroughEveryMemoryOnce() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
