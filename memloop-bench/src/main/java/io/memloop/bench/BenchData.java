@@ -106,6 +106,16 @@ public final class BenchData {
       envs.put(env.environment(), e);
     }
     root.put("environments", envs);
+    report.overall().ifPresent(ov -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("baselines", ov.baselines());
+      m.put("meanDifference", ov.difference().mean());
+      m.put("ci95Low", ov.difference().low());
+      m.put("ci95High", ov.difference().high());
+      m.put("n", ov.difference().n());
+      m.put("verdict", ov.difference().verdict());
+      root.put("overall", m);
+    });
     return root;
   }
 

@@ -60,6 +60,11 @@ public final class BenchReport {
     return runs;
   }
 
+  /** MemLoop default against each environment's best baseline, on average over the environments. */
+  java.util.Optional<Headline.Overall> overall() {
+    return Headline.Overall.of(environments);
+  }
+
   /** Each environment's finding, in environment order. */
   List<Headline> headlines() {
     return environments.stream().map(Headline::of).toList();
@@ -74,6 +79,7 @@ public final class BenchReport {
     StringBuilder out = new StringBuilder();
     out.append("Findings (last-epoch accuracy; gains are paired per-seed differences, mean [95 % t-interval]):\n\n");
     headlines().forEach(h -> out.append(h.toMarkdown()));
+    overall().ifPresent(o -> out.append(o.toMarkdown()));
     out.append('\n');
     out.append(String.format(Locale.ROOT,
         "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %s, %.0f s%n%n",

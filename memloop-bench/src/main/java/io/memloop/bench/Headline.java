@@ -150,6 +150,60 @@ record Headline(
     return a.runs().stream().allMatch(c -> c.epochAccuracy().equals(bySeed.get(c.seed())));
   }
 
+  /**
+   * MemLoop's {@code default} against each environment's best baseline (the best strategy other than default,
+   * the floor and the oracle), on average over the environments: for each seed that every compared run has,
+   * the mean over environments of default minus that environment's baseline; then the mean and 95 % interval
+   * of those per-seed averages.
+   *
+   * @param baselines environment → the baseline it was compared with
+   */
+  record Overall(Map<String, String> baselines, Difference difference) {
+    /** Empty unless default and a baseline ran on at least two environments. */
+    static Optional<Overall> of(List<EnvironmentSummary> environments) {
+      Map<String, String> baselines = new java.util.LinkedHashMap<>();
+      List<Map<Long, Double>> perEnvironment = new ArrayList<>();
+      for (EnvironmentSummary env : environments) {
+        List<StrategySummary> candidates = env.strategies().stream().filter(s -> !s.strategy().equals(CEILING)).toList();
+        Optional<StrategySummary> d = env.strategy(MEMLOOP);
+        Optional<StrategySummary> b = bestOf(candidates, List.of(MEMLOOP, FLOOR));
+        if (d.isEmpty() || b.isEmpty()) {
+          continue;
+        }
+        baselines.put(env.environment(), b.get().strategy());
+        Map<Long, Double> bySeed = new HashMap<>();
+        b.get().runs().forEach(c -> bySeed.put(c.seed(), c.lastEpochAccuracy()));
+        Map<Long, Double> diff = new HashMap<>();
+        d.get().runs().forEach(c -> {
+          Double other = bySeed.get(c.seed());
+          if (other != null) {
+            diff.put(c.seed(), c.lastEpochAccuracy() - other);
+          }
+        });
+        perEnvironment.add(diff);
+      }
+      if (perEnvironment.size() < 2) {
+        return Optional.empty();
+      }
+      java.util.Set<Long> seeds = new java.util.TreeSet<>(perEnvironment.getFirst().keySet());
+      perEnvironment.forEach(m -> seeds.retainAll(m.keySet()));
+      if (seeds.isEmpty()) {
+        return Optional.empty();
+      }
+      List<Double> averages = new ArrayList<>();
+      for (long seed : seeds) {
+        averages.add(perEnvironment.stream().mapToDouble(m -> m.get(seed)).average().orElseThrow());
+      }
+      return Optional.of(new Overall(baselines, Headline.difference(averages)));
+    }
+
+    String toMarkdown() {
+      return String.format(Locale.ROOT, "- **on average over the %d environments**: MemLoop `default` vs each one's best"
+          + " baseline (%s) %s (%s)%n", baselines.size(), String.join(", ", new java.util.LinkedHashSet<>(baselines.values())),
+          difference.format(), difference.verdict());
+    }
+  }
+
   /** One Markdown line per finding, for the terminal and BENCHMARKS.md. */
   String toMarkdown() {
     StringBuilder b = new StringBuilder();

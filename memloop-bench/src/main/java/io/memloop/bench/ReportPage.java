@@ -122,6 +122,9 @@ final class ReportPage {
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");
+    report.overall().ifPresent(ov -> h.append("<p class=\"lead\">On average over the ").append(ov.baselines().size())
+        .append(" environments, MemLoop default against each one's best baseline: <strong>")
+        .append(esc(ov.difference().format())).append("</strong> (").append(esc(ov.difference().verdict())).append(").</p>\n"));
     Map<String, List<String>> identical = new java.util.LinkedHashMap<>(); // "a = b" -> environments
     for (Headline hl : report.headlines()) {
       hl.identical().forEach((s, same) -> identical.computeIfAbsent(s + " ran exactly as " + same, k -> new java.util.ArrayList<>())

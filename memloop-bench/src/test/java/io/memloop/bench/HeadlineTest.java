@@ -46,6 +46,23 @@ class HeadlineTest {
   }
 
   @Test
+  void overall_averagesEachSeedsDifferences_overTheEnvironments_againstEachOnesBestBaseline() {
+    EnvironmentSummary a = new EnvironmentSummary("a", 10, 2, List.of(
+        strategy("rag", 0.5, 0.6, 0.7), strategy("recent", 0.9, 0.9, 0.9), strategy("default", 0.6, 0.6, 0.6),
+        strategy("oracle", 1.0, 1.0, 1.0)));
+    EnvironmentSummary b = new EnvironmentSummary("b", 10, 2, List.of(
+        strategy("rag", 0.5, 0.5, 0.5), strategy("default", 0.8, 0.7, 0.9)));
+    Headline.Overall o = Headline.Overall.of(List.of(a, b)).orElseThrow();
+    assertThat(o.baselines()).containsExactly(java.util.Map.entry("a", "recent"), java.util.Map.entry("b", "rag"));
+    // seed by seed: ((0.6 - 0.9) + (0.8 - 0.5)) / 2 = 0, ((0.6 - 0.9) + (0.7 - 0.5)) / 2 = -0.05, (-0.3 + 0.4) / 2 = 0.05
+    assertThat(o.difference().mean()).isCloseTo(0, within(1e-12));
+    assertThat(o.difference().n()).isEqualTo(3);
+    assertThat(o.difference().low()).isCloseTo(-4.303 * 0.05 / Math.sqrt(3), within(1e-9));
+    assertThat(o.toMarkdown()).contains("on average over the 2 environments", "(recent, rag)", "no clear difference");
+    assertThat(Headline.Overall.of(List.of(a))).as("one environment: nothing to average").isEmpty();
+  }
+
+  @Test
   void interval_isStudentT_overTheSeedDifferences() {
     // differences 0.1, 0.2, 0.3: mean 0.2, sample std 0.1, t(0.975, 2) = 4.303
     Headline.Difference d = Headline.difference(List.of(0.1, 0.2, 0.3));
