@@ -34,9 +34,10 @@ public record Memory(
 
   /**
    * What separates the attempts of a merged failure note ({@link MemLoopConfig.Consolidation#MERGE_FAILURES}):
-   * a line holding three dashes.
+   * a line {@code --- earlier attempt ---} (the newest attempt comes first). Distinctive, so that an
+   * experience of its own, with a Markdown rule in it, is not taken for several attempts.
    */
-  public static final String PART_SEPARATOR = "\n---\n";
+  public static final String PART_SEPARATOR = "\n--- earlier attempt ---\n";
 
   /** The experiences this memory's text holds: one, or the attempts of a merged failure note, newest first. */
   public List<String> parts() {

@@ -65,6 +65,19 @@ class MergeFailuresTest {
   }
 
   @Test
+  void anExperienceWithAMarkdownRule_isOneAttempt() {
+    String markdown = "tried the rollback\n---\nnotes: the config was stale";
+    assertThat(Memory.parts(markdown)).containsExactly(markdown);
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      Intent task = Intent.of("roll back the release", axis(0));
+      Memory note = remember(loop, task, markdown, Outcome.FAILURE);
+      Memory merged = remember(loop, task, "tried a hotfix", Outcome.FAILURE);
+      assertThat(merged.parts()).containsExactly("tried a hotfix", markdown);
+      assertThat(note.parts()).hasSize(1);
+    }
+  }
+
+  @Test
   void aNoteListsAtMostTheNewestAttempts() {
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
       Intent task = Intent.of("rotate the keys of service A", axis(0));
