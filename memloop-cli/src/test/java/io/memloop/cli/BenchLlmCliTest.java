@@ -1,5 +1,7 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import io.memloop.server.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,8 +10,6 @@ import io.memloop.chat.ChatMessage;
 import io.memloop.embeddings.ScriptedServer;
 import io.memloop.embeddings.ScriptedServer.Reply;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -31,13 +31,8 @@ class BenchLlmCliTest {
 
   @TempDir Path dir;
 
-  record Result(int code, String out, String err) {}
-
   private static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(args);
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -11,13 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** Standard help and version on every command; a bare {@code memloop} is a usage error. */
 class CliHelpTest {
-  record Result(int code, String out, String err) {}
-
   static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(args);
   }
 
   /** Every subcommand registered on {@code memloop}, by its name. */

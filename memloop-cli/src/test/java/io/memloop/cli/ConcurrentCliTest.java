@@ -1,5 +1,7 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -16,12 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ConcurrentCliTest {
   @TempDir Path dir;
 
-  record Result(int code, String err) {}
-
   private Result run(String... args) {
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args, new PrintWriter(new StringWriter()), new PrintWriter(err));
-    return new Result(code, err.toString());
+    return CliRun.run(args);
   }
 
   @Test

@@ -1,13 +1,13 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import io.memloop.server.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memloop.Memory;
 import io.memloop.store.lucene.LuceneStore;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,13 +39,8 @@ class HostileInputTest {
   String retrieval;
   String memory;
 
-  record Result(int code, String out, String err) {}
-
   static Result run(List<String> args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(args);
   }
 
   @BeforeEach

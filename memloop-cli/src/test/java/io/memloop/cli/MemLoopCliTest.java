@@ -1,12 +1,12 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import io.memloop.server.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,21 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MemLoopCliTest {
   @TempDir Path dir;
 
-  record Result(int code, String out, String err) {
-    JsonNode json() {
-      try {
-        return Json.MAPPER.readTree(out);
-      } catch (IOException e) {
-        throw new AssertionError("not JSON: " + out, e);
-      }
-    }
-  }
-
   private Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(args);
   }
 
   private String[] withStore(String... args) {

@@ -1,12 +1,12 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.memloop.Memory;
 import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,13 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 class MigrateCliTest {
   @TempDir Path dir;
 
-  record Result(int code, String out, String err) {}
-
   private static Result run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(args, new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(args);
   }
 
   private String store(String name) {

@@ -1,11 +1,11 @@
 package io.memloop.cli;
 
+import io.memloop.cli.CliRun.Result;
+
 import io.memloop.server.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,15 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RecordedConfigCliTest {
   @TempDir Path dir;
 
-  record Result(int code, String out, String err) {}
-
   private Result run(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--store", dir.resolve("store").toString(), "--embedder", "none"));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = MemLoopCli.execute(all.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
-    return new Result(code, out.toString(), err.toString());
+    return CliRun.run(all);
   }
 
   private static JsonNode json(Result r) throws Exception {
