@@ -240,13 +240,13 @@ final class TwoPhaseSelector {
     }
     eligible.sort(Comparator.comparingInt(i -> tier[i])); // stable: the greedy order within a tier
     boolean failing = !proven && task.consecutiveFailures() >= config.exploreAfterFailures();
-    boolean[] foreign = new boolean[pool.size()]; // another intent's memory, not proven for a failing task
-    int explored = -1;
+    boolean[] foreign = new boolean[pool.size()]; // another intent's memory shown to a failing task (nothing is proven)
+    int explored = -1; // the failing task's first untried success experience of another intent
     for (int i : eligible) {
       Memory mem = pool.get(i);
-      foreign[i] = failing && tier[i] != 0 && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT;
-      if (explored < 0 && failing && tier[i] == 1 && !task.net().containsKey(mem.id()) && mem.outcome() == Outcome.SUCCESS
-          && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT) {
+      foreign[i] = failing && Vectors.dot(query, mem.intentEmbedding()) < SAME_INTENT;
+      if (explored < 0 && foreign[i] && tier[i] == 1 && !task.net().containsKey(mem.id())
+          && mem.outcome() == Outcome.SUCCESS) {
         explored = i;
       }
     }
