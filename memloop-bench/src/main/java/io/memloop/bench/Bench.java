@@ -129,6 +129,7 @@ public final class Bench {
       case "no-memory" -> Strategy.noMemory();
       case "rag" -> RagStrategy.all();
       case "rag-success" -> RagStrategy.successesOnly();
+      case "rag-k5" -> RagStrategy.top(5);
       case "recent" -> new RecentStrategy();
       case "similarity" -> Strategy.preset(Preset.SIMILARITY);
       case "memp" -> Strategy.memp();

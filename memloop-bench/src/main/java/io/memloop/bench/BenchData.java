@@ -98,6 +98,7 @@ public final class BenchData {
         m.put("qPredictsNext", spread(s.qPredictsNext()));
         m.put("misledRate", spread(s.misledRate()));
         m.put("memories", spread(s.memories()));
+        m.put("shownChars", spread(s.shownChars()));
         m.put("wallSeconds", spread(s.wallSeconds()));
         strategies.put(s.strategy(), m);
       }
@@ -133,7 +134,7 @@ public final class BenchData {
   private static void writeEpisodes(BenchReport report, Path dir) throws IOException {
     try (BufferedWriter jsonl = Files.newBufferedWriter(dir.resolve("episodes.jsonl"), StandardCharsets.UTF_8);
         BufferedWriter csv = Files.newBufferedWriter(dir.resolve("episodes.csv"), StandardCharsets.UTF_8)) {
-      csv.write("environment,strategy,seed,phase,epoch,task,success,reward,shown,candidates,first_shown\n");
+      csv.write("environment,strategy,seed,phase,epoch,task,success,reward,shown,candidates,shown_chars,first_shown\n");
       for (BenchReport.Run run : report.runs()) {
         write(run.environment(), "train", run.result().rows(), jsonl, csv);
         write(run.environment(), "transfer", run.result().transferRows(), jsonl, csv);
@@ -155,12 +156,13 @@ public final class BenchData {
       m.put("reward", r.reward());
       m.put("shown", r.shownIds());
       m.put("candidates", r.candidates());
+      m.put("shownChars", r.shownChars());
       m.put("firstShown", r.firstShown().name().toLowerCase(Locale.ROOT));
       jsonl.write(JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
       jsonl.write('\n');
       csv.write(String.join(",", csvField(env), csvField(r.strategy()), Long.toString(r.seed()), phase,
           Integer.toString(r.epoch()), csvField(r.taskId()), Boolean.toString(r.success()), Double.toString(r.reward()),
-          csvField(String.join(" ", r.shownIds())), Integer.toString(r.candidates()),
+          csvField(String.join(" ", r.shownIds())), Integer.toString(r.candidates()), Integer.toString(r.shownChars()),
           r.firstShown().name().toLowerCase(Locale.ROOT)));
       csv.write('\n');
     }

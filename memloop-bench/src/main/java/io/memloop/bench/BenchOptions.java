@@ -36,7 +36,7 @@ public record BenchOptions(
 
   /** Strategy names, in report order: floor first, ceiling last. */
   public static final List<String> STRATEGIES =
-      List.of("no-memory", "rag", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
+      List.of("no-memory", "rag", "rag-k5", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
 
   /**
    * The default preset with one of its differences from {@code memrl} undone (or, for {@code

@@ -91,14 +91,14 @@ public final class BenchReport {
     int runs = options.seeds().size();
     for (EnvironmentSummary env : environments) {
       out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
-      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, next) | misled | memories | s/run |\n");
-      out.append("|---|---|---|---|---|---|---|---|---|\n");
+      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, next) | misled | memories | chars shown | s/run |\n");
+      out.append("|---|---|---|---|---|---|---|---|---|---|\n");
       for (StrategySummary s : env.strategies()) {
-        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f | %.1f |%n",
+        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.1f |%n",
             s.strategy(), s.lastEpochAccuracy().format(runs), s.cumulativeSuccess().format(runs),
             s.forgettingRate().format(runs), s.transferAccuracy().format(runs), s.qPredictsNext().format(runs),
             s.misledRate().format(runs),
-            s.memories().mean(), s.wallSeconds().mean()));
+            s.memories().mean(), s.shownChars().mean(), s.wallSeconds().mean()));
       }
       out.append('\n');
     }

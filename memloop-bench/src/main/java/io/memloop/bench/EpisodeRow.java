@@ -13,6 +13,7 @@ import java.util.List;
  *     ground truth after the fact; the strategy never sees it)
  * @param firstShownQ the top-ranked memory's Q when it was retrieved, learned from earlier episodes
  *     only; NaN when nothing was shown, the strategy learns no Q, or that memory was never rewarded
+ * @param shownChars characters of experience text shown to the policy (the prompt budget memory took)
  */
 public record EpisodeRow(
     String strategy,
@@ -24,7 +25,8 @@ public record EpisodeRow(
     List<String> shownIds,
     int candidates,
     FirstShown firstShown,
-    double firstShownQ) {
+    double firstShownQ,
+    int shownChars) {
 
   /** What the top-ranked memory of an episode was, judged by ground truth. */
   public enum FirstShown {
@@ -44,13 +46,13 @@ public record EpisodeRow(
   EpisodeRow(String strategy, long seed, int epoch, String taskId, boolean success, double reward,
       List<String> shownIds, int candidates) {
     this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates,
-        shownIds.isEmpty() ? FirstShown.NONE : FirstShown.UNKNOWN, Double.NaN);
+        shownIds.isEmpty() ? FirstShown.NONE : FirstShown.UNKNOWN, Double.NaN, 0);
   }
 
   /** An episode without a learned Q for its first shown memory. */
   EpisodeRow(String strategy, long seed, int epoch, String taskId, boolean success, double reward,
       List<String> shownIds, int candidates, FirstShown firstShown) {
-    this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates, firstShown, Double.NaN);
+    this(strategy, seed, epoch, taskId, success, reward, shownIds, candidates, firstShown, Double.NaN, 0);
   }
 
   public EpisodeRow {

@@ -20,6 +20,7 @@ import java.util.OptionalDouble;
  * @param misledRate fraction of training episodes whose top-ranked memory did not truly help (judged
  *     with ground truth after the fact); empty when nothing was shown or the environment cannot judge
  * @param wallSeconds wall time of the run
+ * @param shownChars mean characters of experience text shown per training episode
  */
 public record LearningCurve(
     String strategy,
@@ -31,7 +32,8 @@ public record LearningCurve(
     OptionalDouble transferAccuracy,
     OptionalDouble qPredictsNext,
     OptionalDouble misledRate,
-    double wallSeconds) {
+    double wallSeconds,
+    double shownChars) {
 
   public LearningCurve {
     epochAccuracy = List.copyOf(epochAccuracy);
@@ -44,6 +46,14 @@ public record LearningCurve(
           "one value per epoch expected: epochAccuracy=" + epochAccuracy.size() + ", cumulativeSuccess="
               + cumulativeSuccess.size() + ", memoryCounts=" + memoryCounts.size());
     }
+  }
+
+  /** A run without a measure of what was shown (tests). */
+  public LearningCurve(String strategy, long seed, List<Double> epochAccuracy, List<Double> cumulativeSuccess,
+      OptionalDouble forgettingRate, List<Long> memoryCounts, OptionalDouble transferAccuracy,
+      OptionalDouble qPredictsNext, OptionalDouble misledRate, double wallSeconds) {
+    this(strategy, seed, epochAccuracy, cumulativeSuccess, forgettingRate, memoryCounts, transferAccuracy,
+        qPredictsNext, misledRate, wallSeconds, 0);
   }
 
   public int epochs() {

@@ -86,7 +86,8 @@ public final class LearningLoop {
   private EpisodeRow row(Strategy strategy, long seed, int epoch, Task task, Recall recall, Episode episode) {
     return new EpisodeRow(
         strategy.name(), seed, epoch, task.id(), episode.success(), episode.reward(),
-        recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall), learnedQ(recall));
+        recall.shown().stream().map(Memory::id).toList(), recall.candidates(), judge(task, recall), learnedQ(recall),
+        recall.shown().stream().mapToInt(m -> m.experience().length()).sum());
   }
 
   public RunResult run(Strategy strategy, long seed) {

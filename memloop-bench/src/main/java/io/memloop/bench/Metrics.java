@@ -176,7 +176,8 @@ public final class Metrics {
     return new LearningCurve(
         run.strategy(), run.seed(), epochAccuracy(s), cumulativeSuccess(s), forgettingRate(s), run.memoryCounts(),
         transferAccuracy(run.transferRows()), qPredictsNext(run.rows()),
-        misledRate(run.rows()), run.wallNanos() / 1e9);
+        misledRate(run.rows()), run.wallNanos() / 1e9,
+        run.rows().stream().mapToInt(EpisodeRow::shownChars).average().orElse(0));
   }
 
   private static int count(boolean[] xs) {

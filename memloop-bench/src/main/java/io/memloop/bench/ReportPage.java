@@ -174,7 +174,8 @@ final class ReportPage {
   /** The columns of {@link BenchReport#toMarkdown()}, every one as mean ± std. */
   private static void table(StringBuilder h, EnvironmentSummary env) {
     h.append("<table class=\"metrics\">\n<thead><tr>");
-    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", "transfer", "r(Q, next)", "misled", "memories", "s/run")) {
+    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", "transfer", "r(Q, next)", "misled", "memories",
+        "chars shown", "s/run")) {
       h.append("<th scope=\"col\">").append(esc(c)).append("</th>");
     }
     h.append("</tr></thead>\n<tbody>\n");
@@ -188,6 +189,7 @@ final class ReportPage {
       cell(h, s.qPredictsNext(), 2, runs);
       cell(h, s.misledRate(), 2, runs);
       cell(h, s.memories(), 0, runs);
+      cell(h, s.shownChars(), 0, runs);
       cell(h, s.wallSeconds(), 1, runs);
       h.append("</tr>\n");
     }

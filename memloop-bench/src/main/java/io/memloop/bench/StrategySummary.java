@@ -17,6 +17,7 @@ public record StrategySummary(
     Spread qPredictsNext,
     Spread misledRate,
     Spread memories,
+    Spread shownChars,
     Spread wallSeconds,
     List<LearningCurve> runs) {
 
@@ -45,6 +46,7 @@ public record StrategySummary(
         Spread.ofPresent(runs.stream().map(LearningCurve::qPredictsNext).toList()),
         Spread.ofPresent(runs.stream().map(LearningCurve::misledRate).toList()),
         Spread.of(runs.stream().map(c -> (double) c.memoryCounts().getLast()).toList()),
+        Spread.of(runs.stream().map(LearningCurve::shownChars).toList()),
         Spread.of(runs.stream().map(LearningCurve::wallSeconds).toList()),
         runs);
   }

@@ -115,7 +115,8 @@ class BenchTest {
   @Test
   void everyBaselineIsANamedBenchStrategy() {
     assertThat(BenchOptions.STRATEGIES).contains("rag", "rag-success", "recent");
-    assertThat(List.of("rag", "rag-success", "recent"))
+    assertThat(List.of("rag", "rag-success", "recent", "rag-k5"))
         .allSatisfy(n -> assertThat(Bench.strategy(n, null).name()).isEqualTo(n));
+    assertThat(BenchOptions.STRATEGIES).contains("rag-k5");
   }
 }

@@ -66,8 +66,10 @@ class LearningLoopTest {
     assertThat(run.rows()).allSatisfy(r -> {
       assertThat(r.shownIds()).isEmpty();
       assertThat(r.candidates()).isZero();
+      assertThat(r.shownChars()).isZero();
     });
     assertThat(run.memoryCounts()).containsExactly(0L, 0L);
+    assertThat(Metrics.curve(run).shownChars()).isZero();
   }
 
   @Test
@@ -82,6 +84,11 @@ class LearningLoopTest {
     });
     // Every task recurs, so from epoch 2 on every retrieval finds at least the task's own memory.
     assertThat(run.rows()).filteredOn(r -> r.epoch() > 1).allSatisfy(r -> assertThat(r.shownIds()).isNotEmpty());
+    // what was shown costs the prompt: at least a few characters per memory shown, and the curve's mean is theirs
+    assertThat(run.rows()).allSatisfy(r -> assertThat(r.shownChars()).isGreaterThanOrEqualTo(10 * r.shownIds().size()));
+    double mean = run.rows().stream().mapToInt(EpisodeRow::shownChars).average().orElseThrow();
+    assertThat(mean).isPositive();
+    assertThat(Metrics.curve(run).shownChars()).isEqualTo(mean);
   }
 
   @Test

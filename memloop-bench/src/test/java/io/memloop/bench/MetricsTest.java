@@ -93,7 +93,7 @@ class MetricsTest {
 
   private static EpisodeRow row(boolean success, EpisodeRow.FirstShown first, double q) {
     return new EpisodeRow("s", 1, 1, "t", success, success ? 1 : -1, first == EpisodeRow.FirstShown.NONE ? List.of() : List.of("m1"),
-        1, first, q);
+        1, first, q, 0);
   }
 
   @Test

@@ -110,7 +110,7 @@ class ReportWriterTest {
 
     assertThat(page).contains("<tr><th scope=\"row\">memrl</th><td>0.75 \u00b1 0.00</td><td>1.00 \u00b1 0.00</td>"
         + "<td>0.25 \u00b1 0.00 <span class=\"n\">(n=1)</span></td><td>\u2014</td><td>\u2014</td><td>\u2014</td>"
-        + "<td>4 \u00b1 0</td><td>0.5 \u00b1 0.0</td></tr>");
+        + "<td>4 \u00b1 0</td><td>0 \u00b1 0</td><td>0.5 \u00b1 0.0</td></tr>");
     assertThat(page).doesNotContain("NaN");
   }
 
