@@ -59,26 +59,24 @@ public final class MemLoop implements AutoCloseable {
   private record Recalled(float[] query, @Nullable String intentId, double similarity, List<Retention.Member> members) {}
 
   /** Namespace + newline + retrieval id → what it recalled; the newest {@code RETRIEVED_KEPT}. */
-  private final Map<String, Recalled> recalled = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Recalled> eldest) {
-          return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
-        }
-      });
+  private final Map<String, Recalled> recalled = recentRetrievals();
 
   /**
    * Namespace + newline + retrieval id → how much of a long failure note it showed (see
    * {@link TwoPhaseSelector.Selection#noteDepth}); the newest {@code RETRIEVED_KEPT}. Kept in memory only: a
    * reward after a restart does not count towards the namespace's comparison, which is statistics.
    */
-  private final Map<String, Integer> noteDepths = java.util.Collections.synchronizedMap(
-      new java.util.LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-          return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
-        }
-      });
+  private final Map<String, Integer> noteDepths = recentRetrievals();
+
+  /** A map keyed by namespace + newline + retrieval id that keeps the newest {@code RETRIEVED_KEPT} entries. */
+  private static <V> Map<String, V> recentRetrievals() {
+    return java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, false) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > MemLoopConfig.MergeScope.RETRIEVED_KEPT;
+      }
+    });
+  }
 
   private MemLoop(Builder b) {
     this.store = Objects.requireNonNull(b.store, "store");

@@ -39,6 +39,8 @@ public record Memory(
    */
   public static final String PART_SEPARATOR = "\n--- earlier attempt ---\n";
 
+  private static final java.util.regex.Pattern PARTS = java.util.regex.Pattern.compile(PART_SEPARATOR, java.util.regex.Pattern.LITERAL);
+
   /** The experiences this memory's text holds: one, or the attempts of a merged failure note, newest first. */
   public List<String> parts() {
     return parts(experience);
@@ -58,7 +60,19 @@ public record Memory(
 
   /** {@link #parts()} of an experience text. */
   public static List<String> parts(String experience) {
-    return List.of(experience.split(java.util.regex.Pattern.quote(PART_SEPARATOR), -1));
+    // every retrieval asks this of what it selects: most texts are one experience, answered without a split
+    return experience.contains(PART_SEPARATOR) ? List.of(PARTS.split(experience, -1)) : List.of(experience);
+  }
+
+  /** The text of a merged note listing the first {@code most} of {@code parts} (newest first). */
+  public static String joinParts(List<String> parts, int most) {
+    return String.join(PART_SEPARATOR, parts.subList(0, Math.min(most, parts.size())));
+  }
+
+  /** The same memory with another experience text (what a retrieval shows of a long note). */
+  public Memory withExperience(String text) {
+    return new Memory(
+        id, namespace, intentId, intentText, intentEmbedding, text, outcome, q, visits, createdAt, updatedAt);
   }
 
   /** The same memory with a new utility. */

@@ -21,12 +21,14 @@ final class Retention {
   /**
    * A member of the intent group a new memory joins, enough to decide without holding the memory.
    *
-   * @param sameIntent whether the member's own intent is the new memory's (the same task)
+   * @param sameIntent whether the member is a failure note of the new memory's own intent (the same task): what
+   *     a failure merges into; false for every success
    */
   record Member(String id, Outcome outcome, int experienceHash, boolean sameIntent) {
     static Member of(Memory m, float[] intent) {
+      // every retrieval of a consolidating namespace builds these: the dot product only where it can matter
       return new Member(m.id(), m.outcome(), m.experience().hashCode(),
-          Vectors.dot(intent, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT);
+          m.outcome() == Outcome.FAILURE && Vectors.dot(intent, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT);
     }
   }
 
@@ -92,8 +94,7 @@ final class Retention {
   static String merged(Memory note, String attempt) {
     List<String> attempts = new ArrayList<>(List.of(attempt));
     attempts.addAll(note.parts());
-    return String.join(Memory.PART_SEPARATOR,
-        attempts.subList(0, Math.min(attempts.size(), MemLoopConfig.Consolidation.MAX_MERGED_ATTEMPTS)));
+    return Memory.joinParts(attempts, MemLoopConfig.Consolidation.MAX_MERGED_ATTEMPTS);
   }
 
   /**

@@ -132,7 +132,10 @@ final class TaskLedger {
     List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
-      List<String> keys = new ArrayList<>(List.of(taskKey, "n", "d"));
+      List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
+      if (noteDepth >= 0) {
+        keys.add("d");
+      }
       credited.forEach(id -> keys.add(pairKey(note.context(), id)));
       Map<String, double[]> entries = store.ledger(namespace, keys);
       Map<String, double[]> out = new HashMap<>();

@@ -188,23 +188,22 @@ final class TwoPhaseSelector {
    * @return 1 full, 0 shortened, -1 no selected note lists more than k2 attempts (no draw)
    */
   private static int noteDepth(List<Memory> selected, int k2, double pFull, RandomGenerator random) {
-    boolean any = false;
+    List<List<String>> attempts = new ArrayList<>(selected.size()); // of each selected failure note, once
+    boolean anyLong = false;
     for (Memory mem : selected) {
-      any |= mem.outcome() == Outcome.FAILURE && mem.parts().size() > k2;
+      List<String> parts = mem.outcome() == Outcome.FAILURE ? mem.parts() : List.of();
+      attempts.add(parts);
+      anyLong |= parts.size() > k2;
     }
-    if (!any) {
+    if (!anyLong) {
       return -1;
     }
     if (random.nextDouble() < pFull) {
       return 1;
     }
     for (int i = 0; i < selected.size(); i++) {
-      Memory mem = selected.get(i);
-      List<String> parts = mem.parts();
-      if (mem.outcome() == Outcome.FAILURE && parts.size() > k2) {
-        selected.set(i, new Memory(mem.id(), mem.namespace(), mem.intentId(), mem.intentText(), mem.intentEmbedding(),
-            String.join(Memory.PART_SEPARATOR, parts.subList(0, k2)), mem.outcome(), mem.q(), mem.visits(),
-            mem.createdAt(), mem.updatedAt()));
+      if (attempts.get(i).size() > k2) {
+        selected.set(i, selected.get(i).withExperience(Memory.joinParts(attempts.get(i), k2)));
       }
     }
     return 0;
@@ -257,12 +256,12 @@ final class TwoPhaseSelector {
     for (int i : eligible) {
       (foreign[i] ? withheld : stay).add(i);
     }
+    int takeStay = Math.min(k2, stay.size());
     if (!canExplore) {
-      int take = Math.min(k2, stay.size());
       eligible.clear();
       eligible.addAll(stay);
       eligible.addAll(withheld);
-      return new Learned(new TaskNote(task.context(), "", false), take, null);
+      return new Learned(new TaskNote(task.context(), "", false), takeStay, null);
     }
     // the exploring arm: the same with the explored memory in second place
     List<Integer> go = new ArrayList<>(eligible.size());
@@ -276,7 +275,6 @@ final class TwoPhaseSelector {
       go.remove(at);
       go.add(slot, explored);
     }
-    int takeStay = Math.min(k2, stay.size());
     int takeGo = Math.min(k2, go.size());
     double p = task.explorationProbability();
     double[] inclusion = new double[pool.size()];

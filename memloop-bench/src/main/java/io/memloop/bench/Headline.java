@@ -80,16 +80,21 @@ record Headline(
 
   /** {@code a} minus {@code b}, paired by seed over the seeds both ran. */
   static Comparison compare(StrategySummary a, StrategySummary b) {
+    return new Comparison(side(a), side(b), difference(new ArrayList<>(pairedBySeed(a, b).values())));
+  }
+
+  /** Seed → {@code a}'s last-epoch accuracy minus {@code b}'s, over the seeds both ran, in {@code a}'s run order. */
+  private static Map<Long, Double> pairedBySeed(StrategySummary a, StrategySummary b) {
     Map<Long, Double> bySeed = new HashMap<>();
     b.runs().forEach(c -> bySeed.put(c.seed(), c.lastEpochAccuracy()));
-    List<Double> diffs = new ArrayList<>();
+    Map<Long, Double> out = new java.util.LinkedHashMap<>();
     for (LearningCurve c : a.runs()) {
       Double other = bySeed.get(c.seed());
       if (other != null) {
-        diffs.add(c.lastEpochAccuracy() - other);
+        out.put(c.seed(), c.lastEpochAccuracy() - other);
       }
     }
-    return new Comparison(side(a), side(b), difference(diffs));
+    return out;
   }
 
   static Difference difference(List<Double> diffs) {
@@ -171,16 +176,7 @@ record Headline(
           continue;
         }
         baselines.put(env.environment(), b.get().strategy());
-        Map<Long, Double> bySeed = new HashMap<>();
-        b.get().runs().forEach(c -> bySeed.put(c.seed(), c.lastEpochAccuracy()));
-        Map<Long, Double> diff = new HashMap<>();
-        d.get().runs().forEach(c -> {
-          Double other = bySeed.get(c.seed());
-          if (other != null) {
-            diff.put(c.seed(), c.lastEpochAccuracy() - other);
-          }
-        });
-        perEnvironment.add(diff);
+        perEnvironment.add(pairedBySeed(d.get(), b.get()));
       }
       if (perEnvironment.size() < 2) {
         return Optional.empty();
