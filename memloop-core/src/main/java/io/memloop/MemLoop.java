@@ -61,13 +61,6 @@ public final class MemLoop implements AutoCloseable {
   /** Namespace + newline + retrieval id → what it recalled; the newest {@code RETRIEVED_KEPT}. */
   private final Map<String, Recalled> recalled = recentRetrievals();
 
-  /**
-   * Namespace + newline + retrieval id → how much of a long failure note it showed (see
-   * {@link TwoPhaseSelector.Selection#noteDepth}); the newest {@code RETRIEVED_KEPT}. Kept in memory only: a
-   * reward after a restart does not count towards the namespace's comparison, which is statistics.
-   */
-  private final Map<String, Integer> noteDepths = recentRetrievals();
-
   /** A map keyed by namespace + newline + retrieval id that keeps the newest {@code RETRIEVED_KEPT} entries. */
   private static <V> Map<String, V> recentRetrievals() {
     return java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, false) {
@@ -206,9 +199,6 @@ public final class MemLoop implements AutoCloseable {
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
-    if (selection.noteDepth() >= 0) {
-      noteDepths.put(namespace + "\n" + record.id(), selection.noteDepth());
-    }
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
       // the members are only for consolidation: not collected when it is off
@@ -305,8 +295,7 @@ public final class MemLoop implements AutoCloseable {
     return switch (outcome) {
       case RewardOutcome.Applied a -> {
         if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !a.retrieval().task().isNone()) {
-          Integer depth = noteDepths.remove(namespace + "\n" + retrievalId);
-          taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, depth == null ? -1 : depth, config);
+          taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
         }
         RewardResult result = new RewardResult(retrievalId, reward, a.changes(), target);
         Instant at = clock.instant();

@@ -122,9 +122,9 @@ final class TaskLedger {
   }
 
   /** Updates the ledger for a rewarded retrieval. */
-  void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, int noteDepth,
-      MemLoopConfig config) {
+  void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, MemLoopConfig config) {
     TaskNote note = retrieval.task();
+    int noteDepth = note.noteDepth();
     double mid = (config.rewardMax() + config.rewardMin()) / 2;
     double centred = reward - mid;
     boolean success = centred > 0;
@@ -133,7 +133,7 @@ final class TaskLedger {
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
       List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
-      if (noteDepth >= 0) {
+      if (noteDepth != TaskNote.NO_DRAW) {
         keys.add("d");
       }
       credited.forEach(id -> keys.add(pairKey(note.context(), id)));
@@ -150,9 +150,9 @@ final class TaskLedger {
         n[3] += unit;
       }
       out.put("n", n);
-      if (noteDepth >= 0) { // [full notes shown, their summed success, shortened notes shown, their summed success]
+      if (noteDepth != TaskNote.NO_DRAW) { // [full notes shown, their summed success, shortened notes shown, their summed success]
         double[] d = entries.getOrDefault("d", new double[4]).clone();
-        int at = noteDepth == 1 ? 0 : 2;
+        int at = noteDepth == TaskNote.WHOLE ? 0 : 2;
         d[at]++;
         d[at + 1] += unit;
         out.put("d", d);

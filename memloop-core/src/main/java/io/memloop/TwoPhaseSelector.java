@@ -52,12 +52,12 @@ final class TwoPhaseSelector {
       double margin, double fullNoteProbability) {}
 
   /**
-   * @param noteDepth whether a merged failure note was shown with all its attempts (1) or only its newest k2 (0),
-   *     by a draw; -1 when no selected note had more than k2 attempts
+   * @param note what per-task learning needs at the reward, the note-depth draw ({@link TaskNote#noteDepth})
+   *     included
    */
-  record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note, int noteDepth) {
+  record Selection(List<Candidate> candidates, List<Memory> selected, TaskNote note) {
     Selection(List<Candidate> candidates, List<Memory> selected) {
-      this(candidates, selected, TaskNote.NONE, -1);
+      this(candidates, selected, TaskNote.NONE);
     }
   }
 
@@ -165,7 +165,6 @@ final class TwoPhaseSelector {
       candidates.add(new Candidate(pool.get(i).id(), sim[i], q[i], score[i], false, 0));
     }
     assert selected.size() == take : "selected=" + selected.size() + " take=" + take;
-    int noteDepth = -1;
     if (task != null) {
       for (Memory mem : selected) { // in the order shown
         if (mem.outcome() == Outcome.SUCCESS) {
@@ -173,9 +172,9 @@ final class TwoPhaseSelector {
           break;
         }
       }
-      noteDepth = noteDepth(selected, config.k2(), task.fullNoteProbability(), random);
+      note = note.withNoteDepth(noteDepth(selected, config.k2(), task.fullNoteProbability(), random));
     }
-    return new Selection(candidates, selected, note, noteDepth);
+    return new Selection(candidates, selected, note);
   }
 
   /**
@@ -185,7 +184,8 @@ final class TwoPhaseSelector {
    * each namespace learns it, by a draw with the probability that the full note succeeds more often
    * ({@link TaskView#fullNoteProbability}). Replaces the shortened notes in {@code selected}.
    *
-   * @return 1 full, 0 shortened, -1 no selected note lists more than k2 attempts (no draw)
+   * @return {@link TaskNote#WHOLE}, {@link TaskNote#NEWEST}, or {@link TaskNote#NO_DRAW} when no selected note
+   *     lists more than k2 attempts
    */
   private static int noteDepth(List<Memory> selected, int k2, double pFull, RandomGenerator random) {
     List<List<String>> attempts = new ArrayList<>(selected.size()); // of each selected failure note, once
@@ -196,17 +196,17 @@ final class TwoPhaseSelector {
       anyLong |= parts.size() > k2;
     }
     if (!anyLong) {
-      return -1;
+      return TaskNote.NO_DRAW;
     }
     if (random.nextDouble() < pFull) {
-      return 1;
+      return TaskNote.WHOLE;
     }
     for (int i = 0; i < selected.size(); i++) {
       if (attempts.get(i).size() > k2) {
         selected.set(i, selected.get(i).withExperience(Memory.joinParts(attempts.get(i), k2)));
       }
     }
-    return 0;
+    return TaskNote.NEWEST;
   }
 
   /**

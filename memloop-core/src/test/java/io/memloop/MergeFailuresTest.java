@@ -187,4 +187,28 @@ class MergeFailuresTest {
       assertThat(wholeWins).as("the second hundred draws mostly show the whole note").isGreaterThan(90);
     }
   }
+
+  @Test
+  void theNoteDepthDraw_isKeptWithTheRetrieval_soARewardAfterARestartCountsTowardsIt() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).build();
+    InMemoryStore store = new InMemoryStore(DIM);
+    Intent task = Intent.of("answer question 7", axis(0));
+    List<Retrieval> pending = new java.util.ArrayList<>();
+    // the engine that retrieved goes away unclosed (a process that ended); a new one on the same store rewards
+    MemLoop before = MemLoop.builder().store(store).config(c).clock(clock).seed(3).build();
+    for (int i = 1; i <= 4; i++) {
+      remember(before, task, "answer " + i + " was wrong", Outcome.FAILURE);
+    }
+    for (int i = 0; i < 10; i++) {
+      pending.add(before.retrieve("ns", task));
+    }
+    int whole = (int) pending.stream().filter(r -> r.selected().getFirst().parts().size() == 4).count();
+    assertThat(whole).as("both depths drawn").isBetween(1, 9);
+    try (MemLoop after = MemLoop.builder().store(store).config(c).clock(clock).seed(4).build()) {
+      for (Retrieval r : pending) {
+        after.reward("ns", r.id(), -1);
+      }
+      assertThat(after.store().ledger("ns", List.of("d")).get("d")).containsExactly(whole, 0, 10 - whole, 0);
+    }
+  }
 }

@@ -444,6 +444,10 @@ public abstract class MemoryStoreContract {
     RetrievalRecord r = store.saveRetrieval(
         new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)), note));
     assertThat(r.task()).isEqualTo(note);
+    TaskNote drawn = new TaskNote("a", "", false, "m7", TaskNote.NEWEST); // the note-depth draw is kept too
+    RetrievalRecord d = store.saveRetrieval(
+        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)), drawn));
+    assertThat(d.task()).isEqualTo(drawn);
     Optional<MemoryStore> reopened = reopen(store);
     if (reopened.isEmpty()) {
       return;
@@ -454,6 +458,8 @@ public abstract class MemoryStoreContract {
     assertThat(store.ledger("other", List.of("t:a")).get("t:a")).containsExactly(9);
     RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
     assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+    RewardOutcome outDrawn = store.applyReward("ns", d.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) outDrawn).retrieval().task().noteDepth()).isEqualTo(TaskNote.NEWEST);
   }
 
   @Test

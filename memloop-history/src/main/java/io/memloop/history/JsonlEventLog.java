@@ -152,6 +152,22 @@ public final class JsonlEventLog implements EventSink {
         g.writeString(m.id());
       }
       g.writeEndArray();
+      // How many attempts of each merged failure note were shown (a long note may be shown as its newest k2
+      // only), so that an export rebuilds the text the agent saw from the note's remembered text.
+      boolean any = false;
+      for (Memory m : r.selected()) {
+        int parts = m.parts().size();
+        if (parts > 1) {
+          if (!any) {
+            g.writeObjectFieldStart("parts");
+            any = true;
+          }
+          g.writeNumberField(m.id(), parts);
+        }
+      }
+      if (any) {
+        g.writeEndObject();
+      }
     });
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.memloop.Candidate;
 import io.memloop.MemLoopConfig;
+import io.memloop.Memory;
 import io.memloop.MemLoopException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -71,6 +72,8 @@ public final class RlExport {
     final String at;
     final @Nullable String task;
     final List<String> selected;
+    /** Selected merged failure note → how many of its attempts (the newest) were shown; absent: all. */
+    final Map<String, Integer> parts;
     final double probability;
     final MemLoopConfig config;
     double reward;
@@ -79,13 +82,14 @@ public final class RlExport {
     @Nullable String completion;
     boolean linked;
 
-    Rollout(String ns, String retrievalId, String at, @Nullable String task, List<String> selected, double probability,
-        MemLoopConfig config) {
+    Rollout(String ns, String retrievalId, String at, @Nullable String task, List<String> selected,
+        Map<String, Integer> parts, double probability, MemLoopConfig config) {
       this.ns = ns;
       this.retrievalId = retrievalId;
       this.at = at;
       this.task = task;
       this.selected = selected;
+      this.parts = parts;
       this.probability = probability;
       this.config = config;
     }
@@ -160,10 +164,24 @@ public final class RlExport {
       }
       selected.add(s.asText());
     }
+    Map<String, Integer> parts = new LinkedHashMap<>();
+    JsonNode p = e.get("parts");
+    if (p != null) {
+      if (!p.isObject()) {
+        return "parts: not an object of memory id → attempts shown";
+      }
+      for (var f : p.properties()) {
+        if (!f.getValue().canConvertToInt() || f.getValue().asInt() < 1 || !f.getValue().isIntegralNumber()) {
+          return "parts." + f.getKey() + ": not a positive whole number";
+        }
+        parts.put(f.getKey(), f.getValue().asInt());
+      }
+    }
     MemLoopConfig config = configs.getOrDefault(ns, fallback);
     String task = e.path("intent").isTextual() && !e.get("intent").asText().isBlank() ? e.get("intent").asText() : null;
     byRetrieval.put(ns + "/" + e.get("retrievalId").asText(), new Rollout(ns, e.get("retrievalId").asText(),
-        e.get("at").asText(), task, List.copyOf(selected), OffPolicyEvaluation.propensity(pool, config), config));
+        e.get("at").asText(), task, List.copyOf(selected), Map.copyOf(parts), OffPolicyEvaluation.propensity(pool, config),
+        config));
     return null;
   }
 
@@ -335,15 +353,14 @@ public final class RlExport {
   private int pairs(JsonGenerator g, Map<String, List<Rollout>> groups, Map<String, Integer> leftOut) throws IOException {
     int n = 0;
     for (List<Rollout> group : groups.values()) {
-      Map<List<String>, List<Rollout>> wins = new LinkedHashMap<>();
-      Map<List<String>, List<Rollout>> losses = new LinkedHashMap<>();
+      Map<List<Shown>, List<Rollout>> wins = new LinkedHashMap<>();
+      Map<List<Shown>, List<Rollout>> losses = new LinkedHashMap<>();
       for (Rollout r : group) {
         if (r.completion == null) {
           leftOut.merge(NO_COMPLETION, 1, Integer::sum);
           continue;
         }
-        List<String> prompt = guided(r) ? r.injected() : List.of(); // pairs share their prompt exactly
-        (r.success() ? wins : losses).computeIfAbsent(prompt, k -> new ArrayList<>()).add(r);
+        (r.success() ? wins : losses).computeIfAbsent(promptKey(r), k -> new ArrayList<>()).add(r); // same prompt
       }
       for (var w : wins.entrySet()) {
         List<Rollout> l = losses.getOrDefault(w.getKey(), List.of());
@@ -366,9 +383,9 @@ public final class RlExport {
   private int prompts(JsonGenerator g, Map<String, List<Rollout>> groups) throws IOException {
     int n = 0;
     for (List<Rollout> group : groups.values()) {
-      Map<List<String>, List<Rollout>> byPrompt = new LinkedHashMap<>();
+      Map<List<Shown>, List<Rollout>> byPrompt = new LinkedHashMap<>();
       for (Rollout r : group) {
-        byPrompt.computeIfAbsent(guided(r) ? r.injected() : List.of(), k -> new ArrayList<>()).add(r);
+        byPrompt.computeIfAbsent(promptKey(r), k -> new ArrayList<>()).add(r);
       }
       for (List<Rollout> same : byPrompt.values()) {
         Rollout first = same.getFirst();
@@ -390,8 +407,18 @@ public final class RlExport {
     return !r.injected().isEmpty();
   }
 
+  /** What makes two rollouts' prompts the same (within a group, whose task is one): the experiences as shown. */
+  private List<Shown> promptKey(Rollout r) {
+    return guided(r) ? shown(r) : List.of();
+  }
+
+  /** The experiences the prompt carries, as the agent saw them: a merged note cut to the attempts it was shown. */
   private List<Shown> shown(Rollout r) {
-    return r.injected().stream().map(id -> memories.get(r.ns + "/" + id)).toList();
+    return r.injected().stream().map(id -> {
+      Shown m = memories.get(r.ns + "/" + id);
+      Integer n = r.parts.get(id);
+      return n == null ? m : new Shown(m.id(), Memory.joinParts(Memory.parts(m.text()), n), m.outcome());
+    }).toList();
   }
 
   /** The conversation the agent saw: its task, and the experiences it was given (docs/export.md). */

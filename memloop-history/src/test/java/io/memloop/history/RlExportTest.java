@@ -162,4 +162,34 @@ class RlExportTest {
     assertThatThrownBy(() -> RlExport.run(empty, RlExport.Format.ROLLOUTS, dir.resolve("x.jsonl"), false, MEMRL))
         .isInstanceOf(MemLoopException.class).hasMessageContaining("nothing to export");
   }
+
+  @Test
+  void aMergedNoteShownAsItsNewestAttempts_isExportedAsShown_notAsStored() throws IOException {
+    Path notes = dir.resolve("notes");
+    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).build();
+    java.util.Map<String, String> shownText = new java.util.HashMap<>();
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION))
+        .embedder(new HashingEmbedder()).config(c).seed(5).events(new JsonlEventLog(notes)).build()) {
+      for (int i = 1; i <= 4; i++) {
+        loop.remember("qa", Intent.ofText(TASK), "attempt " + i + " failed", Outcome.FAILURE);
+      }
+      for (int i = 0; i < 12; i++) { // the draw shows the four-attempt note whole or as its newest two
+        Retrieval r = loop.retrieve("qa", Intent.ofText(TASK));
+        shownText.put(r.id(), r.selected().getFirst().experience());
+        loop.reward("qa", r.id(), -1);
+      }
+    }
+    assertThat(shownText.values()).as("both depths were drawn").anyMatch(t -> t.startsWith("attempt 4 failed")
+        && t.endsWith("attempt 3 failed")).anyMatch(t -> t.endsWith("attempt 1 failed"));
+    Path out = dir.resolve("notes.jsonl");
+    RlExport.run(notes, RlExport.Format.ROLLOUTS, out, true, c);
+    int checked = 0;
+    for (String line : Files.readAllLines(out)) {
+      JsonNode row = MAPPER.readTree(line);
+      assertThat(row.get("experiences").get(0).get("text").asText())
+          .isEqualTo(shownText.get(row.get("retrievalId").asText()));
+      checked++;
+    }
+    assertThat(checked).isEqualTo(12);
+  }
 }

@@ -19,14 +19,15 @@ import java.util.zip.CRC32C;
  * opening loads it and replays only the log from that segment on. Layout (little-endian):
  *
  * <pre>
- *   int MAGIC "MLSS", int version (2; 1 is read), int dimension, long segment, long lsn, long sequence,
+ *   int MAGIC "MLSS", int version (3; 1 and 2 are read), int dimension, long segment, long lsn, long sequence,
  *   byte clean (1 if written by a clean close: nothing after it was ever handed out)
  *   int n, n × str namespace                                   (index = namespace id)
  *   int n, n × (long seq, int namespace)                       groups, by index
  *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos)
  *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
  *               [instant rewardedAt], int c, c × candidate,
- *               v2: str context, str explored, byte explorable, str assumedUsed)   remembered retrievals
+ *               v2: str context, str explored, byte explorable, str assumedUsed,
+ *               v3: byte noteDepth+1)                                              remembered retrievals
  *   v2: int n, n × (int namespace, str key, int m, m × double)  per-task learning ledger
  *   int CRC32C of everything before it
  * </pre>
@@ -37,8 +38,8 @@ import java.util.zip.CRC32C;
  */
 final class Snapshot {
   static final int MAGIC = 0x4D4C5353;
-  static final int VERSION = 2;
-  /** The first version, without per-task learning; still read. */
+  static final int VERSION = 3;
+  /** The first version, without per-task learning; still read, as is v2 (without the note-depth draw). */
   static final int VERSION_1 = 1;
   private static final int FLUSH_BYTES = 1 << 20;
 
@@ -119,7 +120,8 @@ final class Snapshot {
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
         w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0)
-            .putString(r.task().assumedUsed());
+            .putString(r.task().assumedUsed())
+            .putByte(WalRecord.noteDepthByte(r.task()));
         out.maybeFlush();
       }
       int entries = 0;
@@ -158,8 +160,8 @@ final class Snapshot {
               magic, file, MAGIC, VERSION));
         }
         int version = in.current.getInt();
-        if (version != VERSION && version != VERSION_1) {
-          throw StoreFiles.corrupt(file, "unknown snapshot version " + version + " (this build reads v" + VERSION + ")");
+        if (version < VERSION_1 || version > VERSION) {
+          throw StoreFiles.corrupt(file, "unknown snapshot version " + version + " (this build reads v1 to v" + VERSION + ")");
         }
         ByteReader r = in.r(29);
         int dim = r.getInt();
@@ -256,6 +258,9 @@ final class Snapshot {
       String explored = string(in);
       boolean explorable = in.r(1).getByte() != 0;
       task = new TaskNote(context, explored, explorable, string(in));
+    }
+    if (version >= 3) {
+      task = task.withNoteDepth(WalRecord.noteDepth(in.r(1).getByte()));
     }
     RetrievalBook.Pending p =
         new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates, task));

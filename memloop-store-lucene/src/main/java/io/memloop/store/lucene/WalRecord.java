@@ -25,9 +25,11 @@ import java.util.Map;
  *   7 RETRIEVAL_TASK  the RETRIEVAL layout, then str context, str explored, byte explorable, str assumedUsed
  *                (a retrieval with per-task learning; without it, type 2 is written as before)
  *   8 LEDGER     str namespace, int n, n × (str key, int m, m × double)     absolute values
+ *   9 RETRIEVAL_DEPTH  the RETRIEVAL_TASK layout, then byte noteDepth+1 (a retrieval whose note-depth draw was
+ *                made; otherwise type 7 as before)
  * </pre>
  *
- * Types 5 and 6 were added without a version change: a store written before them opens unchanged, and
+ * Types 5, 6 and 9 were added without a version change: a store written before them opens unchanged, and
  * a build that predates them refuses a log holding them ("unknown log record type").
  */
 sealed interface WalRecord {
@@ -39,8 +41,9 @@ sealed interface WalRecord {
   int BATCH = 6;
   int RETRIEVAL_TASK = 7;
   int LEDGER = 8;
+  int RETRIEVAL_DEPTH = 9;
   /** The highest type this build writes and reads. */
-  int LAST_TYPE = LEDGER;
+  int LAST_TYPE = RETRIEVAL_DEPTH;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -99,7 +102,8 @@ sealed interface WalRecord {
     @Override
     public void encode(ByteWriter w) {
       TaskNote task = retrieval.task();
-      w.putByte(task.isNone() ? RETRIEVAL : RETRIEVAL_TASK).putLong(seq).putString(retrieval.namespace())
+      int type = task.isNone() ? RETRIEVAL : task.noteDepth() == TaskNote.NO_DRAW ? RETRIEVAL_TASK : RETRIEVAL_DEPTH;
+      w.putByte(type).putLong(seq).putString(retrieval.namespace())
           .putInstant(retrieval.createdAt()).putInstant(retrieval.expiresAt()).putInt(retrieval.candidates().size());
       for (Candidate c : retrieval.candidates()) {
         w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
@@ -108,6 +112,9 @@ sealed interface WalRecord {
       if (!task.isNone()) {
         w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0)
             .putString(task.assumedUsed());
+      }
+      if (type == RETRIEVAL_DEPTH) {
+        w.putByte(noteDepthByte(task));
       }
     }
   }
@@ -153,6 +160,19 @@ sealed interface WalRecord {
     }
   }
 
+  /** {@link TaskNote#noteDepth} as stored: one more, in an unsigned byte. */
+  static int noteDepthByte(TaskNote task) {
+    return task.noteDepth() + 1;
+  }
+
+  /** A stored {@link TaskNote#noteDepth}, checked: a byte outside 0..2 is corruption, not a draw. */
+  static int noteDepth(int stored) throws ByteReader.Malformed {
+    if (stored > TaskNote.WHOLE + 1) {
+      throw new ByteReader.Malformed("note depth byte " + stored + " is not 0, 1 or 2");
+    }
+    return stored - 1;
+  }
+
   static WalRecord decode(byte[] b, int off, int len) throws ByteReader.Malformed {
     ByteReader r = new ByteReader(b, off, len);
     int type = r.getByte();
@@ -172,7 +192,7 @@ sealed interface WalRecord {
         boolean emptied = r.getByte() != 0;
         yield new Delete(memorySeq, groupSeq, emptied, r.getString());
       }
-      case RETRIEVAL, RETRIEVAL_TASK -> {
+      case RETRIEVAL, RETRIEVAL_TASK, RETRIEVAL_DEPTH -> {
         long seq = r.getLong();
         String ns = r.getString();
         Instant created = r.getInstant();
@@ -185,6 +205,9 @@ sealed interface WalRecord {
         }
         TaskNote task = type == RETRIEVAL ? TaskNote.NONE
             : new TaskNote(r.getString(), r.getString(), r.getByte() != 0, r.getString());
+        if (type == RETRIEVAL_DEPTH) {
+          task = task.withNoteDepth(noteDepth(r.getByte()));
+        }
         yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates, task));
       }
       case REWARD -> {

@@ -37,7 +37,7 @@ class TaskLedgerStoreTest {
   void ledgerAndTaskNotes_areReplayedFromTheLog_afterACrash() {
     Path dir = tmp.resolve("store");
     RetrievalRecord r;
-    TaskNote note = new TaskNote("tabc", "m1", true);
+    TaskNote note = new TaskNote("tabc", "m1", true, "m1", TaskNote.WHOLE);
     try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
       r = save(store, note); // made durable by the ledger writes after it
       store.putLedger("ns", Map.of("t:tabc", new double[] {2, 1}));
@@ -58,12 +58,13 @@ class TaskLedgerStoreTest {
   @Test
   void ledgerAndPendingNotes_surviveCheckpoints() {
     Path dir = tmp.resolve("store");
-    TaskNote note = new TaskNote("tk", "", true);
+    TaskNote note = new TaskNote("tk", "", true, "", TaskNote.NEWEST);
+    RetrievalRecord r;
     try (LuceneStore store = LuceneStore.open(dir, DIM, TINY_CHECKPOINTS)) {
       for (int i = 0; i < 2000; i++) { // about 70 KB of log: many checkpoints
         store.putLedger("ns", Map.of("p:tk:m" + i, new double[] {i}));
       }
-      RetrievalRecord r = save(store, note);
+      r = save(store, note);
       store.putLedger("ns", Map.of("t:tk", new double[] {3, 0}));
       assertThat(r.task()).isEqualTo(note);
     }
@@ -74,6 +75,8 @@ class TaskLedgerStoreTest {
           .satisfies(m -> assertThat(m.get("p:tk:m1999")).containsExactly(1999));
       assertThat(store.ledger("ns", java.util.stream.IntStream.range(0, 2000).mapToObj(i -> "p:tk:m" + i).toList()))
           .hasSize(2000);
+      RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
+      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
     }
   }
 }

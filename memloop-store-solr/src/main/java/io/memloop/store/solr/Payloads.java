@@ -30,7 +30,10 @@ final class Payloads {
       cs.addArray().add(c.memoryId()).add(c.similarity()).add(c.q()).add(c.score()).add(c.selected()).add(c.probability());
     }
     TaskNote t = r.task();
-    o.putArray("task").add(t.context()).add(t.explored()).add(t.explorable()).add(t.assumedUsed());
+    ArrayNode task = o.putArray("task").add(t.context()).add(t.explored()).add(t.explorable()).add(t.assumedUsed());
+    if (t.noteDepth() != TaskNote.NO_DRAW) { // absent in payloads written before the draw was kept
+      task.add(t.noteDepth());
+    }
     return write(o);
   }
 
@@ -42,7 +45,8 @@ final class Payloads {
           c.get(4).asBoolean(), number(c.get(5))));
     }
     JsonNode t = o.get("task");
-    TaskNote task = new TaskNote(t.get(0).asText(), t.get(1).asText(), t.get(2).asBoolean(), t.get(3).asText());
+    TaskNote task = new TaskNote(t.get(0).asText(), t.get(1).asText(), t.get(2).asBoolean(), t.get(3).asText(),
+        t.size() > 4 ? t.get(4).asInt() : TaskNote.NO_DRAW);
     return new RetrievalRecord(id, namespace, Instant.parse(o.get("created").asText()),
         Instant.parse(o.get("expires").asText()), candidates, task);
   }
