@@ -47,6 +47,7 @@ import java.util.Objects;
  * @param gamma discount γ of a Bellman/TD reward: a reward naming the next retrieval of its episode moves Q
  *     towards {@code r + γ·max Q'} (Q' of the memories that retrieval selected); 0, the reference code's
  *     value, makes every reward Monte-Carlo
+ * @param noteDepth how much of a merged failure note listing more than k2 attempts a retrieval shows
  */
 public record MemLoopConfig(
     int k1,
@@ -75,7 +76,8 @@ public record MemLoopConfig(
     int exploreBudget,
     long maxMemories,
     MergeScope mergeScope,
-    double gamma) {
+    double gamma,
+    NoteDepth noteDepth) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -171,13 +173,30 @@ public record MemLoopConfig(
   }
 
   /**
+   * How much of a merged failure note ({@link Consolidation#MERGE_FAILURES}) that lists more than k2 attempts a
+   * retrieval shows. Older attempts are more evidence (every answer ruled out so far) and also older (what
+   * was seen then may mislead now); which serves the agent better depends on the kind of task.
+   */
+  public enum NoteDepth {
+    /**
+     * Whole or the newest k2, by a logged draw with the probability that whole notes succeed more often in the
+     * namespace (per-task learning keeps the record; without it, as {@link #WHOLE}).
+     */
+    LEARNED,
+    /** Every attempt the note lists. */
+    WHOLE,
+    /** The newest k2 attempts: as many as k2 separate notes would show. */
+    NEWEST
+  }
+
+  /**
    * Values of knobs that settings recorded by earlier versions lack: what those versions did.
    * {@link #fromSettings} fills them in.
    */
   static final Map<String, String> LEGACY_SETTINGS =
       Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
           "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0",
-          "mergeScope", "NEAREST", "gamma", "0");
+          "mergeScope", "NEAREST", "gamma", "0", "noteDepth", "LEARNED");
 
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
   public static final List<String> KNOBS =
@@ -186,7 +205,7 @@ public record MemLoopConfig(
           "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
           "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
           "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories",
-          "mergeScope", "gamma");
+          "mergeScope", "gamma", "noteDepth");
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -238,6 +257,7 @@ public record MemLoopConfig(
     Objects.requireNonNull(consolidation, "consolidation");
     Objects.requireNonNull(mergeScope, "mergeScope");
     Checks.requireInRange(gamma, 0, 1, "gamma");
+    Objects.requireNonNull(noteDepth, "noteDepth");
     Objects.requireNonNull(taskLearning, "taskLearning");
     Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
     Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
@@ -277,7 +297,8 @@ public record MemLoopConfig(
             .exploreBudget(4)
             .maxMemories(0)
             .mergeScope(MergeScope.NEAREST)
-            .gamma(0);
+            .gamma(0)
+            .noteDepth(NoteDepth.LEARNED);
     return switch (preset) {
       case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
       case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
@@ -326,7 +347,8 @@ public record MemLoopConfig(
         .exploreBudget(exploreBudget)
         .maxMemories(maxMemories)
         .mergeScope(mergeScope)
-        .gamma(gamma);
+        .gamma(gamma)
+        .noteDepth(noteDepth);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -414,6 +436,7 @@ public record MemLoopConfig(
     m.put("maxMemories", maxMemories);
     m.put("mergeScope", mergeScope.name());
     m.put("gamma", gamma);
+    m.put("noteDepth", noteDepth.name());
     return m;
   }
 
@@ -446,6 +469,7 @@ public record MemLoopConfig(
     private long maxMemories;
     private MergeScope mergeScope = MergeScope.NEAREST;
     private double gamma;
+    private NoteDepth noteDepth = NoteDepth.LEARNED;
 
     private Builder() {}
 
@@ -483,6 +507,7 @@ public record MemLoopConfig(
     public Builder maxMemories(long v) { maxMemories = v; return this; }
     public Builder mergeScope(MergeScope v) { mergeScope = v; return this; }
     public Builder gamma(double v) { gamma = v; return this; }
+    public Builder noteDepth(NoteDepth v) { noteDepth = v; return this; }
 
     /**
      * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
@@ -520,6 +545,7 @@ public record MemLoopConfig(
         case "maxMemories" -> maxMemories(parseInt(knob, v));
         case "mergeScope" -> mergeScope(parseEnum(MergeScope.class, knob, v));
         case "gamma" -> gamma(parseDouble(knob, v));
+        case "noteDepth" -> noteDepth(parseEnum(NoteDepth.class, knob, v));
         default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
       }
       return this;
@@ -530,7 +556,7 @@ public record MemLoopConfig(
           k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
           qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
           simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
-          exploreBudget, maxMemories, mergeScope, gamma);
+          exploreBudget, maxMemories, mergeScope, gamma, noteDepth);
     }
 
     private static int parseInt(String knob, String v) {

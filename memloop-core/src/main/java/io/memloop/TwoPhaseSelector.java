@@ -172,22 +172,34 @@ final class TwoPhaseSelector {
           break;
         }
       }
-      note = note.withNoteDepth(noteDepth(selected, config.k2(), task.fullNoteProbability(), random));
+    }
+    // the draw needs per-task learning's record: without it a LEARNED depth shows notes whole
+    MemLoopConfig.NoteDepth depth =
+        task == null && config.noteDepth() == MemLoopConfig.NoteDepth.LEARNED ? MemLoopConfig.NoteDepth.WHOLE
+            : config.noteDepth();
+    int drawn = noteDepth(selected, config.k2(), depth, task == null ? 1 : task.fullNoteProbability(), random);
+    if (task != null) {
+      note = note.withNoteDepth(drawn);
     }
     return new Selection(candidates, selected, note);
   }
 
   /**
    * How much of a long merged failure note the task is shown ({@link MemLoopConfig.Consolidation#MERGE_FAILURES}):
-   * every attempt it lists, or only the newest k2, as many as k2 separate notes would show. Older attempts are
-   * more evidence and also older: which serves the agent better differs from one kind of task to another, so
-   * each namespace learns it, by a draw with the probability that the full note succeeds more often
+   * every attempt it lists, or only the newest k2, as many as k2 separate notes would show, as
+   * {@link MemLoopConfig#noteDepth} says. Older attempts are more evidence and also older: which serves the agent
+   * better differs from one kind of task to another, so under {@link MemLoopConfig.NoteDepth#LEARNED} each
+   * namespace learns it, by a draw with the probability {@code pFull} that the full note succeeds more often
    * ({@link TaskView#fullNoteProbability}). Replaces the shortened notes in {@code selected}.
    *
-   * @return {@link TaskNote#WHOLE}, {@link TaskNote#NEWEST}, or {@link TaskNote#NO_DRAW} when no selected note
-   *     lists more than k2 attempts
+   * @return {@link TaskNote#WHOLE} or {@link TaskNote#NEWEST} as drawn, or {@link TaskNote#NO_DRAW} when there
+   *     was no draw (a fixed depth, or no selected note lists more than k2 attempts)
    */
-  private static int noteDepth(List<Memory> selected, int k2, double pFull, RandomGenerator random) {
+  private static int noteDepth(
+      List<Memory> selected, int k2, MemLoopConfig.NoteDepth depth, double pFull, RandomGenerator random) {
+    if (depth == MemLoopConfig.NoteDepth.WHOLE) {
+      return TaskNote.NO_DRAW;
+    }
     List<List<String>> attempts = new ArrayList<>(selected.size()); // of each selected failure note, once
     boolean anyLong = false;
     for (Memory mem : selected) {
@@ -198,7 +210,8 @@ final class TwoPhaseSelector {
     if (!anyLong) {
       return TaskNote.NO_DRAW;
     }
-    if (random.nextDouble() < pFull) {
+    boolean learned = depth == MemLoopConfig.NoteDepth.LEARNED;
+    if (learned && random.nextDouble() < pFull) {
       return TaskNote.WHOLE;
     }
     for (int i = 0; i < selected.size(); i++) {
@@ -206,7 +219,7 @@ final class TwoPhaseSelector {
         selected.set(i, selected.get(i).withExperience(Memory.joinParts(attempts.get(i), k2)));
       }
     }
-    return TaskNote.NEWEST;
+    return learned ? TaskNote.NEWEST : TaskNote.NO_DRAW;
   }
 
   /**

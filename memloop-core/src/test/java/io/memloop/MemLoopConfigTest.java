@@ -71,6 +71,7 @@ class MemLoopConfigTest {
             case "consolidation" -> "exact-duplicates";
             case "taskLearning" -> "on";
             case "mergeScope" -> "retrieved";
+            case "noteDepth" -> "newest";
             case "exploreAfterFailures" -> "3";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
@@ -87,7 +88,7 @@ class MemLoopConfigTest {
     Map<String, String> old = new java.util.LinkedHashMap<>(MemLoopConfig.preset(Preset.MEMRL).toSettings());
     old.keySet().removeAll(
         List.of("similarityScope", "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget",
-            "maxMemories", "mergeScope"));
+            "maxMemories", "mergeScope", "gamma", "noteDepth"));
     assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
   }
 

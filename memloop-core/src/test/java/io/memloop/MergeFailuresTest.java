@@ -211,4 +211,40 @@ class MergeFailuresTest {
       assertThat(after.store().ledger("ns", List.of("d")).get("d")).containsExactly(whole, 0, 10 - whole, 0);
     }
   }
+
+  @Test
+  void aFixedNoteDepth_showsEveryNoteThatWay_withoutADraw() {
+    for (MemLoopConfig.NoteDepth depth : List.of(MemLoopConfig.NoteDepth.WHOLE, MemLoopConfig.NoteDepth.NEWEST)) {
+      MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).noteDepth(depth).build();
+      try (MemLoop loop = engine(c)) {
+        Intent task = Intent.of("answer question 7", axis(0));
+        for (int i = 1; i <= 4; i++) {
+          remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
+        }
+        for (int i = 0; i < 20; i++) {
+          Retrieval r = loop.retrieve("ns", task);
+          assertThat(r.selected().getFirst().parts()).as(depth.name())
+              .hasSize(depth == MemLoopConfig.NoteDepth.WHOLE ? 4 : 2).startsWith("answer 4 was wrong");
+          loop.reward("ns", r.id(), i % 2 == 0 ? 1 : -1, List.of());
+        }
+        assertThat(loop.store().ledger("ns", List.of("d"))).as("no draw to learn from").isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void withoutPerTaskLearning_aNewestDepthStillBoundsTheNote_andALearnedOneShowsItWhole() {
+    MemLoopConfig off = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).taskLearning(MemLoopConfig.TaskLearning.OFF)
+        .build();
+    for (MemLoopConfig c : List.of(off, off.toBuilder().noteDepth(MemLoopConfig.NoteDepth.NEWEST).build())) {
+      try (MemLoop loop = engine(c)) {
+        Intent task = Intent.of("answer question 7", axis(0));
+        for (int i = 1; i <= 4; i++) {
+          remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
+        }
+        assertThat(loop.retrieve("ns", task).selected().getFirst().parts())
+            .hasSize(c.noteDepth() == MemLoopConfig.NoteDepth.NEWEST ? 2 : 4);
+      }
+    }
+  }
 }

@@ -26,6 +26,8 @@ public final class Ablation {
     m.put("default-no-exploration", DEFAULT.toBuilder().exploreBudget(0).build());
     m.put("default-no-merging", DEFAULT.toBuilder().consolidation(Consolidation.EXACT_DUPLICATES).build());
     m.put("default-no-consolidation", DEFAULT.toBuilder().consolidation(Consolidation.NONE).build());
+    m.put("default-whole-notes", DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.WHOLE).build());
+    m.put("default-newest-notes", DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.NEWEST).build());
     m.put("default-oldest-first", DEFAULT.toBuilder().tieBreak(TieBreak.OLDEST_FIRST).build());
     m.put("default-group-similarity", DEFAULT.toBuilder().similarityScope(SimilarityScope.INTENT_GROUP).build());
     m.put("default+utility", DEFAULT.toBuilder().lambda(0.5).build());
