@@ -55,11 +55,23 @@ final class Snapshot {
    */
   static void write(Path tmp, StoreState state, int dimension, long segment, long lsn, boolean clean)
       throws IOException {
+    write(tmp, state, dimension, segment, lsn, clean, VERSION);
+  }
+
+  /**
+   * {@link #write} in layout {@code version}: {@link #VERSION}, or 2 (without the retrievals' note-depth draws,
+   * which it drops) to check that this build still reads what the build before it wrote.
+   */
+  static void write(Path tmp, StoreState state, int dimension, long segment, long lsn, boolean clean, int version)
+      throws IOException {
+    if (version != VERSION && version != 2) {
+      throw new IllegalArgumentException("writes v2 or v" + VERSION + ", not v" + version);
+    }
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
       Out out = new Out(ch);
       ByteWriter w = out.w;
-      w.putInt(MAGIC).putInt(VERSION).putInt(dimension).putLong(segment).putLong(lsn).putLong(state.sequence.get())
+      w.putInt(MAGIC).putInt(version).putInt(dimension).putLong(segment).putLong(lsn).putLong(state.sequence.get())
           .putByte(clean ? 1 : 0);
       List<NamespaceState> namespaces = state.namespaces.all();
       w.putInt(namespaces.size());
@@ -120,8 +132,10 @@ final class Snapshot {
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
         w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0)
-            .putString(r.task().assumedUsed())
-            .putByte(WalRecord.noteDepthByte(r.task()));
+            .putString(r.task().assumedUsed());
+        if (version >= 3) {
+          w.putByte(WalRecord.noteDepthByte(r.task()));
+        }
         out.maybeFlush();
       }
       int entries = 0;

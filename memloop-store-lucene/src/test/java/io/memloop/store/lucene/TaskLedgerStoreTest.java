@@ -17,7 +17,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Per-task learning state through a crash (log replay) and through a checkpoint (snapshot v2). */
+/** Per-task learning state through a crash (log replay), through a checkpoint (snapshot), and from an older snapshot. */
 class TaskLedgerStoreTest {
   private static final int DIM = 8;
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -37,9 +37,12 @@ class TaskLedgerStoreTest {
   void ledgerAndTaskNotes_areReplayedFromTheLog_afterACrash() {
     Path dir = tmp.resolve("store");
     RetrievalRecord r;
-    TaskNote note = new TaskNote("tabc", "m1", true, "m1", TaskNote.WHOLE);
+    TaskNote note = new TaskNote("tabc", "m1", true, "m1", TaskNote.WHOLE); // log record type 9
+    TaskNote noDraw = new TaskNote("tabc", "", true); // type 7, as builds before the draw wrote
+    RetrievalRecord r2;
     try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
       r = save(store, note); // made durable by the ledger writes after it
+      r2 = save(store, noDraw);
       store.putLedger("ns", Map.of("t:tabc", new double[] {2, 1}));
       store.putLedger("ns", Map.of("t:tabc", new double[] {0, 1}, "n", new double[] {1, 1, 0, 0}));
       // ledger writes are not awaited (like retrievals): a durable write after them makes them durable too
@@ -52,6 +55,8 @@ class TaskLedgerStoreTest {
       RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
       // m1 was never inserted, so nothing changes, but the retrieval and its note came back
       assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+      RewardOutcome out2 = store.applyReward("ns", r2.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
+      assertThat(((RewardOutcome.Applied) out2).retrieval().task()).isEqualTo(noDraw);
     }
   }
 
@@ -77,6 +82,32 @@ class TaskLedgerStoreTest {
           .hasSize(2000);
       RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
       assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+    }
+  }
+
+  @Test
+  void aSnapshotWrittenByTheBuildBeforeTheNoteDepthDraw_opens_withNoDrawOnItsRetrievals() throws Exception {
+    Path dir = tmp.resolve("store");
+    TaskNote note = new TaskNote("tk", "m1", true, "m1");
+    RetrievalRecord r;
+    io.memloop.Memory m;
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      m = store.insert(new NewMemory("ns", "", new float[] {1, 0, 0, 0, 0, 0, 0, 0}, "e", Outcome.SUCCESS, 0, T0), 0.9);
+      r = save(store, note);
+      store.putLedger("ns", Map.of("t:tk", new double[] {2, 1}));
+    } // a clean close writes a snapshot (v3)
+    Path snapshot = StoreFiles.snapshots(dir).lastEntry().getValue();
+    StoreState state = new StoreState(new RetrievalBook.Limits(1_000, 1 << 20));
+    Snapshot.Position at = Snapshot.read(snapshot, DIM, state);
+    Path v2 = snapshot.resolveSibling("v2.tmp");
+    Snapshot.write(v2, state, DIM, at.segment(), at.lsn(), at.clean(), 2);
+    java.nio.file.Files.move(v2, snapshot, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    assertThat(java.nio.file.Files.readAllBytes(snapshot)[4]).as("the version, little-endian").isEqualTo((byte) 2);
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      assertThat(store.ledger("ns", List.of("t:tk")).get("t:tk")).containsExactly(2, 1);
+      RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
+      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+      assertThat(store.get("ns", m.id())).isPresent();
     }
   }
 }
