@@ -8,6 +8,7 @@ import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
 import io.memloop.store.StoreCounts;
+import io.memloop.store.TaskNote;
 import io.memloop.store.UtilityUpdate;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -402,6 +403,9 @@ public final class MemLoop implements AutoCloseable {
       }
       switch (decision) {
         case Retention.Duplicate d -> {
+          if (retrievalId != null && outcome == Outcome.FAILURE && config.taskLearning() == MemLoopConfig.TaskLearning.ON) {
+            repeatedHiddenAttempt(namespace, retrievalId, d.existing(), experience, config);
+          }
           reportConfig(namespace, config, fresh.createdAt());
           events.remembered(namespace, fresh.createdAt(), d.existing(), true, retrievalId);
           return d.existing();
@@ -422,6 +426,23 @@ public final class MemLoop implements AutoCloseable {
       evictBeyond(namespace, config.maxMemories(), stored.id());
     }
     return stored;
+  }
+
+  /**
+   * A failed attempt that repeats one its task's failure note already lists: if retrieval {@code retrievalId}
+   * showed that note shortened to its newest k2 attempts (the note-depth draw) and the repeated attempt is one
+   * it left out, the agent repeated a failure it was not shown, which counts against shortened notes in the
+   * namespace's comparison ({@link TaskLedger#hiddenAttemptRepeated}). Needs the remember to name its
+   * episode's retrieval.
+   */
+  private void repeatedHiddenAttempt(
+      String namespace, String retrievalId, Memory note, String experience, MemLoopConfig config) {
+    if (note.parts().indexOf(experience) < config.k2()) {
+      return; // shown (or not one of the note's attempts): nothing was hidden from the agent
+    }
+    store.retrieval(namespace, retrievalId)
+        .filter(r -> r.task().noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(note.id()))
+        .ifPresent(r -> taskLedger.hiddenAttemptRepeated(namespace));
   }
 
   /** Carries out a {@link Retention.Merge}: the merged note joins the old note's group with its utility, the old one goes. */

@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code n} → [exploring episodes, their summed success, episodes that could have explored but
  *       did not, their summed success] — whether exploring pays in this namespace. Which of the two a
  *       task that can explore gets is drawn at random ({@link #explorationProbability}), so the
- *       comparison is not biased by which tasks explore.
+ *       comparison is not biased by which tasks explore;
+ *   <li>{@code d} → [episodes shown long failure notes whole, their summed success, episodes shown them as
+ *       their newest k2 attempts (and repeats of attempts that shortening hid, see {@link #hiddenAttemptRepeated}),
+ *       their summed success] — the note-depth draw's record.
  * </ul>
  *
  * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
@@ -119,6 +122,21 @@ final class TaskLedger {
 
   private static String pairKey(String task, String memoryId) {
     return "p:" + task + ":" + memoryId;
+  }
+
+  /**
+   * A task shown its failure note shortened to the newest k2 attempts failed by repeating one of the attempts
+   * that were left out. The episode's reward already counted as a failure of the shortened arm, as it would
+   * have for the whole arm; this is what the reward does not show: the attempt added nothing to the task's
+   * record, where a whole note would have steered the agent to a new attempt. It counts as one more failed
+   * episode of the shortened arm.
+   */
+  void hiddenAttemptRepeated(String namespace) {
+    synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+      double[] d = store.ledger(namespace, List.of("d")).getOrDefault("d", new double[4]).clone();
+      d[2]++;
+      store.putLedger(namespace, Map.of("d", d));
+    }
   }
 
   /** Updates the ledger for a rewarded retrieval. */

@@ -41,6 +41,11 @@ class MergeFailuresTest {
     return loop.remember("ns", intent, experience, outcome);
   }
 
+  private Memory remember(MemLoop loop, Intent intent, String experience, Outcome outcome, String retrievalId) {
+    clock.advance(Duration.ofSeconds(1));
+    return loop.remember("ns", intent, experience, outcome, retrievalId);
+  }
+
   @Test
   void aTasksFailedAttempts_becomeOneNote_newestFirst_keepingItsUtility() {
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
@@ -245,6 +250,43 @@ class MergeFailuresTest {
         assertThat(loop.retrieve("ns", task).selected().getFirst().parts())
             .hasSize(c.noteDepth() == MemLoopConfig.NoteDepth.NEWEST ? 2 : 4);
       }
+    }
+  }
+
+  @Test
+  void repeatingAnAttemptTheShortenedNoteLeftOut_countsAgainstShortenedNotes_onlyThen() {
+    MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).build();
+    try (MemLoop loop = engine(c)) {
+      Intent task = Intent.of("answer question 7", axis(0));
+      for (int i = 1; i <= 4; i++) {
+        remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
+      }
+      Retrieval shortened = null;
+      Retrieval whole = null;
+      int[] shown = new int[2]; // rewarded episodes: [whole, shortened]
+      while (shortened == null || whole == null) {
+        Retrieval r = loop.retrieve("ns", task);
+        boolean isWhole = r.selected().getFirst().parts().size() == 4;
+        shown[isWhole ? 0 : 1]++;
+        loop.reward("ns", r.id(), -1);
+        if (isWhole && whole == null) {
+          whole = r;
+        } else if (!isWhole && shortened == null) {
+          shortened = r;
+        }
+      }
+      double[] before = loop.store().ledger("ns", List.of("d")).get("d");
+      assertThat(before).containsExactly(shown[0], 0, shown[1], 0);
+      // shown to it: the newest two; repeating one of them is the agent's own doing
+      remember(loop, task, "answer 4 was wrong", Outcome.FAILURE, shortened.id());
+      // the whole note showed every attempt
+      remember(loop, task, "answer 1 was wrong", Outcome.FAILURE, whole.id());
+      assertThat(loop.store().ledger("ns", List.of("d")).get("d")).containsExactly(before);
+      // left out by the shortened note, and repeated
+      remember(loop, task, "answer 1 was wrong", Outcome.FAILURE, shortened.id());
+      assertThat(loop.store().ledger("ns", List.of("d")).get("d")).containsExactly(shown[0], 0, shown[1] + 1, 0);
+      assertThat(loop.get("ns", shortened.selected().getFirst().id()).orElseThrow().parts())
+          .as("a repeat is not stored again").hasSize(4);
     }
   }
 }
