@@ -129,7 +129,9 @@ final class TaskLedger {
    * that were left out. The episode's reward already counted as a failure of the shortened arm, as it would
    * have for the whole arm; this is what the reward does not show: the attempt added nothing to the task's
    * record, where a whole note would have steered the agent to a new attempt. It counts as one more failed
-   * episode of the shortened arm.
+   * episode of the shortened arm. (An agent that ignored its prompt altogether and happened to repeat a hidden
+   * attempt counts too, although a whole note would not have helped it: a small bias towards whole notes,
+   * proportional to how often agents ignore what they are shown.)
    */
   void hiddenAttemptRepeated(String namespace) {
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
