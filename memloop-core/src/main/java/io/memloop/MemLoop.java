@@ -62,6 +62,12 @@ public final class MemLoop implements AutoCloseable {
   /** Namespace + newline + retrieval id → what it recalled; the newest {@code RETRIEVED_KEPT}. */
   private final Map<String, Recalled> recalled = recentRetrievals();
 
+  /**
+   * Namespace + newline + retrieval id of the retrievals whose hidden-attempt repeat has been counted, so that an
+   * agent remembering the same repeat again does not count it again (see {@link #repeatedHiddenAttempt}).
+   */
+  private final Map<String, Boolean> repeatsCounted = recentRetrievals();
+
   /** A map keyed by namespace + newline + retrieval id that keeps the newest {@code RETRIEVED_KEPT} entries. */
   private static <V> Map<String, V> recentRetrievals() {
     return java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(64, 0.75f, false) {
@@ -432,8 +438,8 @@ public final class MemLoop implements AutoCloseable {
    * A failed attempt that repeats one its task's failure note already lists: if retrieval {@code retrievalId}
    * showed that note shortened to its newest k2 attempts (the note-depth draw) and the repeated attempt is one
    * it left out, the agent repeated a failure it was not shown, which counts against shortened notes in the
-   * namespace's comparison ({@link TaskLedger#hiddenAttemptRepeated}). Needs the remember to name its
-   * episode's retrieval.
+   * namespace's comparison ({@link TaskLedger#hiddenAttemptRepeated}), once per retrieval however often it is
+   * remembered. Needs the remember to name its episode's retrieval.
    */
   private void repeatedHiddenAttempt(
       String namespace, String retrievalId, Memory note, String experience, MemLoopConfig config) {
@@ -442,6 +448,7 @@ public final class MemLoop implements AutoCloseable {
     }
     store.retrieval(namespace, retrievalId)
         .filter(r -> r.task().noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(note.id()))
+        .filter(r -> repeatsCounted.putIfAbsent(namespace + "\n" + retrievalId, Boolean.TRUE) == null)
         .ifPresent(r -> taskLedger.hiddenAttemptRepeated(namespace));
   }
 

@@ -282,8 +282,10 @@ class MergeFailuresTest {
       // the whole note showed every attempt
       remember(loop, task, "answer 1 was wrong", Outcome.FAILURE, whole.id());
       assertThat(loop.store().ledger("ns", List.of("d")).get("d")).containsExactly(before);
-      // left out by the shortened note, and repeated
+      // left out by the shortened note, and repeated: counted once, however often the agent says so
       remember(loop, task, "answer 1 was wrong", Outcome.FAILURE, shortened.id());
+      remember(loop, task, "answer 1 was wrong", Outcome.FAILURE, shortened.id());
+      remember(loop, task, "answer 2 was wrong", Outcome.FAILURE, shortened.id());
       assertThat(loop.store().ledger("ns", List.of("d")).get("d")).containsExactly(shown[0], 0, shown[1] + 1, 0);
       assertThat(loop.get("ns", shortened.selected().getFirst().id()).orElseThrow().parts())
           .as("a repeat is not stored again").hasSize(4);
