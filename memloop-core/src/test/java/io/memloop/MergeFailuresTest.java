@@ -41,6 +41,13 @@ class MergeFailuresTest {
     return loop.remember("ns", intent, experience, outcome);
   }
 
+  /** A note of four failed attempts at {@code task}, "answer 4 was wrong" newest. */
+  private void fourWrongAnswers(MemLoop loop, Intent task) {
+    for (int i = 1; i <= 4; i++) {
+      remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
+    }
+  }
+
   private Memory remember(MemLoop loop, Intent intent, String experience, Outcome outcome, String retrievalId) {
     clock.advance(Duration.ofSeconds(1));
     return loop.remember("ns", intent, experience, outcome, retrievalId);
@@ -164,9 +171,7 @@ class MergeFailuresTest {
     MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).build();
     try (MemLoop loop = engine(c)) {
       Intent task = Intent.of("answer question 7", axis(0));
-      for (int i = 1; i <= 4; i++) {
-        remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
-      }
+      fourWrongAnswers(loop, task);
       int whole = 0;
       int shortened = 0;
       int wholeWins = 0;
@@ -201,9 +206,7 @@ class MergeFailuresTest {
     List<Retrieval> pending = new java.util.ArrayList<>();
     // the engine that retrieved goes away unclosed (a process that ended); a new one on the same store rewards
     MemLoop before = MemLoop.builder().store(store).config(c).clock(clock).seed(3).build();
-    for (int i = 1; i <= 4; i++) {
-      remember(before, task, "answer " + i + " was wrong", Outcome.FAILURE);
-    }
+    fourWrongAnswers(before, task);
     for (int i = 0; i < 10; i++) {
       pending.add(before.retrieve("ns", task));
     }
@@ -223,9 +226,7 @@ class MergeFailuresTest {
       MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).noteDepth(depth).build();
       try (MemLoop loop = engine(c)) {
         Intent task = Intent.of("answer question 7", axis(0));
-        for (int i = 1; i <= 4; i++) {
-          remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
-        }
+        fourWrongAnswers(loop, task);
         for (int i = 0; i < 20; i++) {
           Retrieval r = loop.retrieve("ns", task);
           assertThat(r.selected().getFirst().parts()).as(depth.name())
@@ -244,9 +245,7 @@ class MergeFailuresTest {
     for (MemLoopConfig c : List.of(off, off.toBuilder().noteDepth(MemLoopConfig.NoteDepth.NEWEST).build())) {
       try (MemLoop loop = engine(c)) {
         Intent task = Intent.of("answer question 7", axis(0));
-        for (int i = 1; i <= 4; i++) {
-          remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
-        }
+        fourWrongAnswers(loop, task);
         assertThat(loop.retrieve("ns", task).selected().getFirst().parts())
             .hasSize(c.noteDepth() == MemLoopConfig.NoteDepth.NEWEST ? 2 : 4);
       }
@@ -258,9 +257,7 @@ class MergeFailuresTest {
     MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().k2(2).exploreBudget(0).build();
     try (MemLoop loop = engine(c)) {
       Intent task = Intent.of("answer question 7", axis(0));
-      for (int i = 1; i <= 4; i++) {
-        remember(loop, task, "answer " + i + " was wrong", Outcome.FAILURE);
-      }
+      fourWrongAnswers(loop, task);
       Retrieval shortened = null;
       Retrieval whole = null;
       int[] shown = new int[2]; // rewarded episodes: [whole, shortened]
