@@ -410,7 +410,7 @@ public final class MemLoop implements AutoCloseable {
       switch (decision) {
         case Retention.Duplicate d -> {
           if (retrievalId != null && outcome == Outcome.FAILURE && config.taskLearning() == MemLoopConfig.TaskLearning.ON) {
-            repeatedHiddenAttempt(namespace, retrievalId, d.existing(), experience, config);
+            repeatedHiddenAttempt(namespace, retrievalId, d, config);
           }
           reportConfig(namespace, config, fresh.createdAt());
           events.remembered(namespace, fresh.createdAt(), d.existing(), true, retrievalId);
@@ -442,12 +442,12 @@ public final class MemLoop implements AutoCloseable {
    * remembered. Needs the remember to name its episode's retrieval.
    */
   private void repeatedHiddenAttempt(
-      String namespace, String retrievalId, Memory note, String experience, MemLoopConfig config) {
-    if (note.parts().indexOf(experience) < config.k2()) {
-      return; // shown (or not one of the note's attempts): nothing was hidden from the agent
+      String namespace, String retrievalId, Retention.Duplicate repeat, MemLoopConfig config) {
+    if (repeat.attempt() < config.k2()) {
+      return; // among the newest k2, shown whatever the depth: nothing was hidden from the agent
     }
     store.retrieval(namespace, retrievalId)
-        .filter(r -> r.task().noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(note.id()))
+        .filter(r -> r.task().noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(repeat.existing().id()))
         .filter(r -> repeatsCounted.putIfAbsent(namespace + "\n" + retrievalId, Boolean.TRUE) == null)
         .ifPresent(r -> taskLedger.hiddenAttemptRepeated(namespace));
   }

@@ -35,8 +35,11 @@ final class Retention {
   /** What to do with a new experience. */
   sealed interface Decision {}
 
-  /** Store nothing: {@code existing} already holds this experience. */
-  record Duplicate(Memory existing) implements Decision {}
+  /**
+   * Store nothing: {@code existing} already holds this experience, as attempt {@code attempt} of its
+   * {@link Memory#parts()} (newest first; 0 when the experience is its whole text).
+   */
+  record Duplicate(Memory existing, int attempt) implements Decision {}
 
   /** Replace the task's failure note {@code note} by one listing {@code merged}'s attempts. */
   record Merge(Memory note, String merged) implements Decision {}
@@ -59,7 +62,7 @@ final class Retention {
       if (m.outcome() == outcome && m.experienceHash() == hash) {
         Optional<Memory> found = load.apply(m.id()).filter(x -> x.experience().equals(experience));
         if (found.isPresent()) {
-          return new Duplicate(found.get());
+          return new Duplicate(found.get(), 0);
         }
       }
     }
@@ -69,8 +72,9 @@ final class Retention {
         if (m.outcome() == Outcome.FAILURE && m.sameIntent()) {
           Optional<Memory> note = load.apply(m.id());
           if (note.isPresent()) {
-            return note.get().parts().contains(experience) ? new Duplicate(note.get())
-                : new Merge(note.get(), merged(note.get(), experience));
+            List<String> attempts = note.get().parts();
+            int at = attempts.indexOf(experience);
+            return at >= 0 ? new Duplicate(note.get(), at) : new Merge(note.get(), merged(attempts, experience));
           }
         }
       }
@@ -90,10 +94,13 @@ final class Retention {
     return decide(consolidation, members, id -> Optional.ofNullable(byId.get(id)), experience, outcome);
   }
 
-  /** The text of {@code note} with {@code attempt} as its newest attempt, at most the newest {@code MAX_MERGED_ATTEMPTS}. */
-  static String merged(Memory note, String attempt) {
+  /**
+   * The text of a note listing {@code noteAttempts} (a note's {@link Memory#parts()}) with {@code attempt} as its
+   * newest attempt, at most the newest {@code MAX_MERGED_ATTEMPTS}.
+   */
+  static String merged(List<String> noteAttempts, String attempt) {
     List<String> attempts = new ArrayList<>(List.of(attempt));
-    attempts.addAll(note.parts());
+    attempts.addAll(noteAttempts);
     return Memory.joinParts(attempts, MemLoopConfig.Consolidation.MAX_MERGED_ATTEMPTS);
   }
 
