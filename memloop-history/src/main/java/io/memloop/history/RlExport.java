@@ -171,10 +171,11 @@ public final class RlExport {
         return "parts: not an object of memory id → attempts shown";
       }
       for (var f : p.properties()) {
-        if (!f.getValue().canConvertToInt() || f.getValue().asInt() < 1 || !f.getValue().isIntegralNumber()) {
+        JsonNode n = f.getValue();
+        if (!n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < 1) {
           return "parts." + f.getKey() + ": not a positive whole number";
         }
-        parts.put(f.getKey(), f.getValue().asInt());
+        parts.put(f.getKey(), n.asInt());
       }
     }
     MemLoopConfig config = configs.getOrDefault(ns, fallback);
