@@ -27,7 +27,8 @@ public final class Checks {
     return Double.parseDouble(text);
   }
 
-  private static String abbreviate(String s) {
+  /** {@code s} cut to 40 characters for an error message ({@code "null"} for null). */
+  public static String abbreviate(String s) {
     return s == null ? "null" : s.length() <= 40 ? s : s.substring(0, 40) + "...";
   }
 

@@ -72,7 +72,7 @@ public final class Bench {
         try {
           List<Future<RunResult>> pending = new ArrayList<>();
           for (long seed : options.seeds()) {
-            Environment env = factory.create(seed, options.size(), options.slip());
+            Environment env = factory.create(seed, options.size(), options.slip(), options.knobsOf(envName));
             open.add(env);
             tasks = env.tasks().size();
             heldOut = env.heldOut().size();

@@ -66,6 +66,7 @@ public final class BenchData {
     root.put("epochs", o.epochs());
     root.put("size", o.size().name().toLowerCase(Locale.ROOT));
     root.put("slip", o.slip()); // null: each environment's default outcome noise
+    root.put("knobs", o.knobs()); // environment -> knob -> value: overrides of the environments' knobs
     root.put("embedder", report.modelId());
     root.put("policy", report.policy().id());
     if (report.policy() instanceof LlmPolicy llm) {

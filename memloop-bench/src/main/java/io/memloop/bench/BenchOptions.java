@@ -2,8 +2,11 @@ package io.memloop.bench;
 
 import io.memloop.MemLoopException;
 import io.memloop.bench.strategy.Ablation;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,14 +21,23 @@ import org.jspecify.annotations.Nullable;
  * @param strategies names from {@link #STRATEGIES}
  * @param slip outcome noise: every frozen policy's chance of ignoring what it is shown and guessing,
  *     or {@code null} for each environment's default (0.05)
+ * @param knobs environment → knob name → value: overrides of the environments' knobs at {@code size}
+ *     ({@link #knobNames}), to run the benchmark on variants of them; every environment named must be run
  */
 public record BenchOptions(
     List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies,
-    @Nullable Double slip) {
+    @Nullable Double slip, Map<String, Map<String, String>> knobs) {
 
   /** Options with each environment's default outcome noise. */
   public BenchOptions(List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies) {
     this(seeds, epochs, size, environments, strategies, null);
+  }
+
+  /** Options with each environment's own knobs. */
+  public BenchOptions(
+      List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies,
+      @Nullable Double slip) {
+    this(seeds, epochs, size, environments, strategies, slip, Map.of());
   }
 
   /** Seeds the environments were developed and tuned with: never the reported ones. */
@@ -70,6 +82,17 @@ public record BenchOptions(
     if (slip != null && !(slip >= 0 && slip <= MAX_SLIP)) {
       throw MemLoopException.invalid("slip", "must be in [0, " + MAX_SLIP + "], got " + slip);
     }
+    Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+    for (var e : knobs.entrySet()) {
+      EnvironmentFactory env = EnvironmentCatalog.named(e.getKey(), "knob");
+      if (!environments.contains(env.name())) {
+        throw MemLoopException.invalid("knob", "knobs of " + env.name() + " are set but it is not run (environments: "
+            + String.join(", ", environments) + ")");
+      }
+      env.knobs(size, slip, e.getValue()); // checks the overrides as the run will apply them
+      copy.put(e.getKey(), Collections.unmodifiableMap(new LinkedHashMap<>(e.getValue())));
+    }
+    knobs = Collections.unmodifiableMap(copy);
     if (strategies.isEmpty()) {
       throw MemLoopException.invalid("strategies", "must not be empty");
     }
@@ -92,23 +115,38 @@ public record BenchOptions(
   }
 
   public BenchOptions withSeeds(List<Long> s) {
-    return new BenchOptions(s, epochs, size, environments, strategies, slip);
+    return new BenchOptions(s, epochs, size, environments, strategies, slip, knobs);
   }
 
   public BenchOptions withEpochs(int e) {
-    return new BenchOptions(seeds, e, size, environments, strategies, slip);
+    return new BenchOptions(seeds, e, size, environments, strategies, slip, knobs);
   }
 
   public BenchOptions withEnvironments(List<String> e) {
-    return new BenchOptions(seeds, epochs, size, e, strategies, slip);
+    return new BenchOptions(seeds, epochs, size, e, strategies, slip, knobs);
   }
 
   public BenchOptions withStrategies(List<String> s) {
-    return new BenchOptions(seeds, epochs, size, environments, s, slip);
+    return new BenchOptions(seeds, epochs, size, environments, s, slip, knobs);
   }
 
   public BenchOptions withSlip(@Nullable Double s) {
-    return new BenchOptions(seeds, epochs, size, environments, strategies, s);
+    return new BenchOptions(seeds, epochs, size, environments, strategies, s, knobs);
+  }
+
+  /** The same options with these knob overrides (environment → knob name → value) instead of any before. */
+  public BenchOptions withKnobs(Map<String, Map<String, String>> k) {
+    return new BenchOptions(seeds, epochs, size, environments, strategies, slip, k);
+  }
+
+  /** The overrides of {@code environment}'s knobs (empty when none). */
+  public Map<String, String> knobsOf(String environment) {
+    return knobs.getOrDefault(environment, Map.of());
+  }
+
+  /** The knobs of {@code environment} that {@link #knobs} can override. */
+  public static List<String> knobNames(String environment) {
+    return EnvironmentCatalog.named(environment, "knob").knobNames();
   }
 
   /** Learning epochs run in total: the unit of {@link Bench.Listener} progress. */

@@ -2,6 +2,7 @@ package io.memloop.bench;
 
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -84,7 +85,8 @@ public final class BenchReport {
     out.append(String.format(Locale.ROOT,
         "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %s, %.0f s%n%n",
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
-        policy.id(), modelId, options.slip() == null ? "default outcome noise" : "slip " + options.slip(), wallSeconds));
+        policy.id(), modelId, (options.slip() == null ? "default outcome noise" : "slip " + options.slip())
+            + knobsText(options), wallSeconds));
     if (policy instanceof LlmPolicy llm) {
       out.append("LLM usage: ").append(usage(llm.usage())).append("\n\n");
     }
@@ -107,6 +109,13 @@ public final class BenchReport {
   }
 
   /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */
+  /** ", knobs text-world.rooms=9 ..." when the run overrides environment knobs, else "". */
+  static String knobsText(BenchOptions options) {
+    List<String> set = new ArrayList<>();
+    options.knobs().forEach((env, knobs) -> knobs.forEach((name, value) -> set.add(env + "." + name + "=" + value)));
+    return set.isEmpty() ? "" : ", knobs " + String.join(" ", set);
+  }
+
   static String usage(LlmPolicy.Usage u) {
     String s = String.format(Locale.ROOT,
         "%d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d completion tokens",

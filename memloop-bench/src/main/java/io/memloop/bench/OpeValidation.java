@@ -103,7 +103,7 @@ public final class OpeValidation {
       candidates.keySet().forEach(k -> perSeed.put(k, new ArrayList<>()));
       int decisions = 0;
       for (long seed : options.seeds()) {
-        Environment env = factory.create(seed, options.size(), options.slip());
+        Environment env = factory.create(seed, options.size(), options.slip(), options.knobsOf(envName));
         try {
           listener.phase(envName + " seed " + seed + ": logging run (memrl, epsilon " + epsilon + ")");
           IntentEmbeddings embeddings = IntentEmbeddings.of(embedder, env);

@@ -63,6 +63,13 @@ final class BenchCommand implements Callable<Integer> {
           + " matters more the noisier they are.")
   @Nullable String slip;
 
+  @Option(names = "--knob", paramLabel = "ENV.NAME=VALUE",
+      description = "Runs an environment with one of its knobs changed, to check that results hold on variants of it"
+          + " (repeatable; each environment's knob names: recurring-ops families, twinsPerFamily, staleShare, heldOut;"
+          + " sql tasks, distractorShare, heldOut; text-world houses, goalsPerHouse, rooms, spareSteps, heldOut;"
+          + " hard-questions questions, duplicateShare, heldOut). Example: --knob text-world.rooms=9.")
+  @Nullable List<String> knobs;
+
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
       description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default) or hashing (lexical feature"
           + " hashing, no model: a very different similarity scale, to check that nothing depends on one model).")
@@ -127,6 +134,25 @@ final class BenchCommand implements Callable<Integer> {
       description = "The logging policy's exploration for --ope-validation (default: ${DEFAULT-VALUE}).")
   String opeEpsilon;
 
+  /** {@code --knob} values as environment → knob → value; each ENV.NAME=VALUE, each knob once. */
+  static Map<String, Map<String, String>> knobOverrides(List<String> values) {
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    for (String v : values) {
+      int eq = v.indexOf('=');
+      int dot = eq < 0 ? -1 : v.lastIndexOf('.', eq);
+      if (dot <= 0 || dot == eq - 1 || eq == v.length() - 1) {
+        throw MemLoopException.invalid("--knob", "expected ENV.NAME=VALUE such as text-world.rooms=9, got '"
+            + Text.printable(Checks.abbreviate(v)) + "'");
+      }
+      String env = v.substring(0, dot);
+      String name = v.substring(dot + 1, eq);
+      if (out.computeIfAbsent(env, e -> new LinkedHashMap<>()).putIfAbsent(name, v.substring(eq + 1)) != null) {
+        throw MemLoopException.invalid("--knob", Text.printable(Checks.abbreviate(env + "." + name)) + " is given twice");
+      }
+    }
+    return out;
+  }
+
   private Embedder benchEmbedder() {
     return switch (embedderName) {
       case "minilm" -> MiniLmEmbedder.create();
@@ -157,6 +183,9 @@ final class BenchCommand implements Callable<Integer> {
         throw MemLoopException.invalid("--slip", "must be in [0, " + BenchOptions.MAX_SLIP + "], got " + slip);
       }
       options = options.withSlip(p);
+    }
+    if (knobs != null) {
+      options = options.withKnobs(knobOverrides(knobs));
     }
     PrintWriter err = spec.commandLine().getErr();
     boolean llm = switch (policy) {
