@@ -4,6 +4,7 @@ import static io.memloop.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.memloop.bench.BenchOptions;
 import io.memloop.server.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,14 @@ class BenchKnobCliTest {
     JsonNode summary = Json.MAPPER.readTree(Files.readString(out.resolve("summary.json")));
     assertThat(summary.path("knobs").path("text-world").path("rooms").asText()).isEqualTo("4");
     assertThat(summary.path("knobs").path("text-world").path("houses").asText()).isEqualTo("2");
+  }
+
+  @Test
+  void help_listsEveryKnobOfEveryEnvironment() {
+    String help = run("bench", "--help").out().replaceAll("\\s+", " ");
+    for (String env : BenchOptions.ENVIRONMENTS) {
+      assertThat(help).as(env).contains(env + " " + String.join(", ", BenchOptions.knobNames(env)));
+    }
   }
 
   @Test
