@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.Checks;
 import io.memloop.MemLoopException;
 import io.memloop.bench.hardquestions.HardQuestionsEnvironment;
 import io.memloop.bench.ops.RecurringTasksEnvironment;
@@ -33,7 +34,7 @@ final class EnvironmentCatalog {
     return all().stream()
         .filter(f -> f.name().equals(name))
         .findFirst()
-        .orElseThrow(() -> MemLoopException.invalid(field, "unknown environment '" + name + "' (known: "
+        .orElseThrow(() -> MemLoopException.invalid(field, "unknown environment '" + Checks.abbreviate(name) + "' (known: "
             + String.join(", ", names()) + ")"));
   }
 

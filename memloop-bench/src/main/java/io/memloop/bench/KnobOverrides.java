@@ -57,7 +57,7 @@ final class KnobOverrides {
       }
     }
     overrides.forEach((name, text) -> {
-      String knob = environment + "." + name;
+      String knob = environment + "." + Checks.abbreviate(name);
       if (name.equals(SLIP)) {
         throw MemLoopException.invalid("knob", knob + ": outcome noise is set for every environment with --slip");
       }
