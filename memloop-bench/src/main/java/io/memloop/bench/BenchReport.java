@@ -108,7 +108,6 @@ public final class BenchReport {
     return out.toString();
   }
 
-  /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */
   /** ", knobs text-world.rooms=9 ..." when the run overrides environment knobs, else "". */
   static String knobsText(BenchOptions options) {
     List<String> set = new ArrayList<>();
@@ -116,6 +115,7 @@ public final class BenchReport {
     return set.isEmpty() ? "" : ", knobs " + String.join(" ", set);
   }
 
+  /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */
   static String usage(LlmPolicy.Usage u) {
     String s = String.format(Locale.ROOT,
         "%d requests, %d corrections, %d unreadable decisions, %d truncated replies, %d prompt + %d completion tokens",
