@@ -116,7 +116,7 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
     this.tasks = List.copyOf(tasks);
     this.heldOut = List.copyOf(heldOut);
     this.hidden = Map.copyOf(hidden);
-    this.policy = new SqlPolicy(SqlTemplates.ALL, knobs.slipProbability());
+    this.policy = new SqlPolicy(knobs.slipProbability());
   }
 
   /**

@@ -1,10 +1,8 @@
 package io.memloop.bench.sql;
 
 import io.memloop.Memory;
-import io.memloop.bench.sql.SqlAlignment.Kind;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,10 +21,12 @@ import java.util.random.RandomGenerator;
  * of different wording, so a case of a near-identical question with other semantics is adapted just
  * as readily, and gives a wrong answer: the policy cannot tell, only the ranking can.
  *
- * <p>Without a usable case it guesses: among the query shapes it knows for the schema the question's
- * words point to (the catalogue's templates, standing in for the model's general SQL knowledge),
- * filled with the question's literals, one not marked to avoid, uniformly. That is right about one
- * time in ten. With probability {@code slipProbability} it ignores what it was shown and guesses.
+ * <p>Without a usable case it guesses: among the queries its {@link SqlKnowledge general SQL
+ * knowledge} offers for the question (the right tables and literals, the comparison, aggregate or
+ * ordering left open), one not marked to avoid, uniformly. That is right one time in eight to one
+ * in thirty-two, depending on the kind of question; its knowledge is written from the schemas, not
+ * from the environment's catalogue of gold queries. With probability {@code slipProbability} it
+ * ignores what it was shown and guesses.
  *
  * <p>It reads only the experience text, never a memory's stored outcome or utility. Stateless apart
  * from its configuration; thread-safe.
@@ -40,17 +40,12 @@ final class SqlPolicy {
   /** A (question → SQL) case read from an experience text. */
   record Case(String question, String sql, boolean success) {}
 
-  private final List<SqlTemplate> known;
   private final double slipProbability;
 
-  SqlPolicy(List<SqlTemplate> known, double slipProbability) {
+  SqlPolicy(double slipProbability) {
     if (!(slipProbability >= 0 && slipProbability < 1)) {
       throw new IllegalArgumentException("slipProbability must be in [0, 1), got " + slipProbability);
     }
-    if (known.isEmpty()) {
-      throw new IllegalArgumentException("the policy must know at least one query shape");
-    }
-    this.known = List.copyOf(known);
     this.slipProbability = slipProbability;
   }
 
@@ -102,67 +97,18 @@ final class SqlPolicy {
     return Optional.empty();
   }
 
-  /** A query written without a usable case: a known shape for the question's schema, at random. */
+  /**
+   * A query written without a usable case: one of the {@link SqlKnowledge#candidates queries it knows
+   * for the question}, not marked to avoid, uniformly.
+   */
   String guess(String question, Set<String> avoid, RandomGenerator rnd) {
-    List<String> entities = SqlAlignment.literals(question, Kind.ENTITY);
-    List<String> numbers = SqlAlignment.literals(question, Kind.NUMBER);
-    Set<SqlSchema> schemas = schemasOf(question);
-    List<String> options = new ArrayList<>();
-    List<String> fallback = new ArrayList<>();
-    for (SqlTemplate t : known) {
-      if (!schemas.isEmpty() && !schemas.contains(t.schema())) {
-        continue;
-      }
-      fill(t, entities, numbers).ifPresent(sql -> {
-        fallback.add(sql);
-        if (!avoid.contains(normalized(sql))) {
-          options.add(sql);
-        }
-      });
+    List<String> known = SqlKnowledge.candidates(question);
+    if (known.isEmpty()) {
+      return "SELECT NULL"; // the question's literals fit no query it knows
     }
-    List<String> pool = options.isEmpty() ? fallback : options; // every shape marked wrong: notes are useless
-    if (pool.isEmpty()) {
-      return "SELECT NULL"; // no known shape fits the question's literals
-    }
+    List<String> options = known.stream().filter(sql -> !avoid.contains(normalized(sql))).toList();
+    List<String> pool = options.isEmpty() ? known : options; // every query marked wrong: the notes are useless
     return pool.get(rnd.nextInt(pool.size()));
-  }
-
-  /** Schemas whose keywords the question uses, all of those with the most hits. */
-  private static Set<SqlSchema> schemasOf(String question) {
-    Set<String> words = new HashSet<>();
-    for (SqlAlignment.Token t : SqlAlignment.tokens(question)) {
-      if (t.kind() == Kind.WORD) {
-        words.add(t.text());
-      }
-    }
-    Set<SqlSchema> best = new HashSet<>();
-    int bestHits = 1;
-    for (SqlSchema s : SqlSchema.values()) {
-      int hits = (int) s.keywords().stream().filter(words::contains).count();
-      if (hits > bestHits) {
-        best.clear();
-        bestHits = hits;
-      }
-      if (hits == bestHits) {
-        best.add(s);
-      }
-    }
-    return best;
-  }
-
-  /** {@code t}'s SQL with the question's literals in slot order, if their number and types fit. */
-  private static Optional<String> fill(SqlTemplate t, List<String> entities, List<String> numbers) {
-    Iterator<String> e = entities.iterator();
-    Iterator<String> n = numbers.iterator();
-    List<String> values = new ArrayList<>(t.slots().size());
-    for (SqlTemplate.Slot s : t.slots()) {
-      Iterator<String> source = s.numeric() ? n : e;
-      if (!source.hasNext()) {
-        return Optional.empty();
-      }
-      values.add(source.next());
-    }
-    return e.hasNext() || n.hasNext() ? Optional.empty() : Optional.of(t.sql(values));
   }
 
   static String normalized(String sql) {
