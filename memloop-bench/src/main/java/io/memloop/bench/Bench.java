@@ -68,6 +68,7 @@ public final class Bench {
         options.strategies().forEach(s -> curves.put(s, new ArrayList<>()));
         int tasks = 0;
         int heldOut = 0;
+        Environment.HeldOut heldOutKind = Environment.HeldOut.TRANSFER;
         List<Environment> open = new ArrayList<>();
         try {
           List<Future<RunResult>> pending = new ArrayList<>();
@@ -76,6 +77,7 @@ public final class Bench {
             open.add(env);
             tasks = env.tasks().size();
             heldOut = env.heldOut().size();
+            heldOutKind = env.heldOutKind();
             listener.phase(envName + " seed " + seed + ": embedding " + (tasks + heldOut) + " task intents");
             LearningLoop loop = new LearningLoop(env, IntentEmbeddings.of(embedder, env), options.epochs(), policy);
             for (String name : options.strategies()) {
@@ -96,7 +98,7 @@ public final class Bench {
         }
         List<StrategySummary> strategies = new ArrayList<>();
         curves.forEach((name, list) -> strategies.add(StrategySummary.of(name, list)));
-        summaries.add(new EnvironmentSummary(envName, tasks, heldOut, strategies));
+        summaries.add(new EnvironmentSummary(envName, tasks, heldOut, heldOutKind, strategies));
       }
     } finally {
       pool.shutdownNow();

@@ -88,6 +88,7 @@ public final class BenchData {
       Map<String, Object> e = new LinkedHashMap<>();
       e.put("tasks", env.tasks());
       e.put("heldOut", env.heldOut());
+      e.put("heldOutKind", env.heldOutKind().label());
       Map<String, Object> strategies = new LinkedHashMap<>();
       for (StrategySummary s : env.strategies()) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -95,7 +96,7 @@ public final class BenchData {
         m.put("lastEpochAccuracy", spread(s.lastEpochAccuracy()));
         m.put("cumulativeSuccess", spread(s.cumulativeSuccess()));
         m.put("forgettingRate", spread(s.forgettingRate()));
-        m.put("transferAccuracy", spread(s.transferAccuracy()));
+        m.put(env.heldOutKind().key(), spread(s.transferAccuracy()));
         m.put("qPredictsNext", spread(s.qPredictsNext()));
         m.put("misledRate", spread(s.misledRate()));
         m.put("memories", spread(s.memories()));
@@ -138,9 +139,14 @@ public final class BenchData {
       csv.write("environment,strategy,seed,phase,epoch,task,success,reward,shown,candidates,shown_chars,first_shown\n");
       for (BenchReport.Run run : report.runs()) {
         write(run.environment(), "train", run.result().rows(), jsonl, csv);
-        write(run.environment(), "transfer", run.result().transferRows(), jsonl, csv);
+        write(run.environment(), heldOutKind(report, run.environment()).label(), run.result().transferRows(), jsonl, csv);
       }
     }
+  }
+
+  private static Environment.HeldOut heldOutKind(BenchReport report, String environment) {
+    return report.environments().stream().filter(e -> e.environment().equals(environment)).findFirst()
+        .map(EnvironmentSummary::heldOutKind).orElse(Environment.HeldOut.TRANSFER);
   }
 
   private static void write(String env, String phase, List<EpisodeRow> rows, BufferedWriter jsonl, BufferedWriter csv)

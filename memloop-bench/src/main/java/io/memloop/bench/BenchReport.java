@@ -93,7 +93,8 @@ public final class BenchReport {
     int runs = options.seeds().size();
     for (EnvironmentSummary env : environments) {
       out.append(String.format(Locale.ROOT, "### %s (%d tasks, %d held out)%n%n", env.environment(), env.tasks(), env.heldOut()));
-      out.append("| strategy | last epoch | CSR | forgetting | transfer | r(Q, next) | misled | memories | chars shown | s/run |\n");
+      out.append("| strategy | last epoch | CSR | forgetting | " + env.heldOutKind().label()
+          + " | r(Q, next) | misled | memories | chars shown | s/run |\n");
       out.append("|---|---|---|---|---|---|---|---|---|---|\n");
       for (StrategySummary s : env.strategies()) {
         out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.1f |%n",
@@ -133,7 +134,9 @@ public final class BenchReport {
       Definitions (mean ± sample std over seeds):
       - last epoch: mean success in the final epoch; CSR: fraction of tasks solved at least once.
       - forgetting: among tasks solved in epoch t-1, the fraction failed in epoch t, averaged over t.
-      - transfer: success on held-out tasks with frozen memory (retrieval only, no writes); — if none.
+      - transfer: success on held-out unseen tasks of trained kinds (other literals, other goals) with
+        frozen memory (retrieval only, no writes); robustness, where the held-out tasks are training tasks
+        asked again in other words, the same with those; — if none.
       - r(Q, next): Pearson r between the top-ranked memory's Q at retrieval (learned from earlier episodes
         only; memories rewarded at least once) and the success of the episode that followed; — where Q
         never moves.

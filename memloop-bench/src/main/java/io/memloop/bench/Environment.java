@@ -28,8 +28,39 @@ public interface Environment {
   /** The ordered training list of one epoch; every epoch repeats it in this order. */
   List<Task> tasks();
 
-  /** Tasks never trained on, for transfer with frozen memory; may be empty. */
+  /** Tasks never trained on, played with frozen memory after the last epoch; may be empty. */
   List<Task> heldOut();
+
+  /** What the {@link #heldOut} tasks measure. */
+  enum HeldOut {
+    /** Unseen tasks of trained kinds (other literals, other goals): whether what was learned carries over. */
+    TRANSFER("transfer", "transferAccuracy"),
+    /** Trained tasks asked again in other words: whether what was learned is still found. */
+    ROBUSTNESS("robustness", "robustnessAccuracy");
+
+    private final String label;
+    private final String key;
+
+    HeldOut(String label, String key) {
+      this.label = label;
+      this.key = key;
+    }
+
+    /** The metric's name in tables and the phase of its episodes in {@code episodes.jsonl}. */
+    public String label() {
+      return label;
+    }
+
+    /** The metric's key in {@code summary.json}. */
+    public String key() {
+      return key;
+    }
+  }
+
+  /** {@link HeldOut#TRANSFER} unless the held-out tasks restate training tasks. */
+  default HeldOut heldOutKind() {
+    return HeldOut.TRANSFER;
+  }
 
   /** Experiences in memory before the first epoch, loaded by every strategy that has memory; may be empty. */
   List<PriorExperience> priorExperiences();

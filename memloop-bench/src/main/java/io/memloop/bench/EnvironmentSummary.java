@@ -3,8 +3,12 @@ package io.memloop.bench;
 import java.util.List;
 import java.util.Optional;
 
-/** Every strategy's summary on one environment; {@code tasks}/{@code heldOut} are per seed. */
-public record EnvironmentSummary(String environment, int tasks, int heldOut, List<StrategySummary> strategies) {
+/**
+ * Every strategy's summary on one environment; {@code tasks}/{@code heldOut} are per seed, {@code heldOutKind}
+ * says what the held-out metric ({@link StrategySummary#transferAccuracy}) measures there.
+ */
+public record EnvironmentSummary(
+    String environment, int tasks, int heldOut, Environment.HeldOut heldOutKind, List<StrategySummary> strategies) {
   public EnvironmentSummary {
     strategies = List.copyOf(strategies);
   }

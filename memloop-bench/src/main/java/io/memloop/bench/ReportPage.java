@@ -174,8 +174,8 @@ final class ReportPage {
   /** The columns of {@link BenchReport#toMarkdown()}, every one as mean ± std. */
   private static void table(StringBuilder h, EnvironmentSummary env) {
     h.append("<table class=\"metrics\">\n<thead><tr>");
-    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", "transfer", "r(Q, next)", "misled", "memories",
-        "chars shown", "s/run")) {
+    for (String c : List.of("strategy", "last epoch", "CSR", "forgetting", env.heldOutKind().label(), "r(Q, next)", "misled",
+        "memories", "chars shown", "s/run")) {
       h.append("<th scope=\"col\">").append(esc(c)).append("</th>");
     }
     h.append("</tr></thead>\n<tbody>\n");

@@ -25,7 +25,7 @@ class HeadlineTest {
   }
 
   private static EnvironmentSummary env(StrategySummary... s) {
-    return new EnvironmentSummary("env", 10, 2, List.of(s));
+    return new EnvironmentSummary("env", 10, 2, Environment.HeldOut.TRANSFER, List.of(s));
   }
 
   @Test
@@ -47,10 +47,10 @@ class HeadlineTest {
 
   @Test
   void overall_averagesEachSeedsDifferences_overTheEnvironments_againstEachOnesBestBaseline() {
-    EnvironmentSummary a = new EnvironmentSummary("a", 10, 2, List.of(
+    EnvironmentSummary a = new EnvironmentSummary("a", 10, 2, Environment.HeldOut.TRANSFER, List.of(
         strategy("rag", 0.5, 0.6, 0.7), strategy("recent", 0.9, 0.9, 0.9), strategy("default", 0.6, 0.6, 0.6),
         strategy("oracle", 1.0, 1.0, 1.0)));
-    EnvironmentSummary b = new EnvironmentSummary("b", 10, 2, List.of(
+    EnvironmentSummary b = new EnvironmentSummary("b", 10, 2, Environment.HeldOut.TRANSFER, List.of(
         strategy("rag", 0.5, 0.5, 0.5), strategy("default", 0.8, 0.7, 0.9)));
     Headline.Overall o = Headline.Overall.of(List.of(a, b)).orElseThrow();
     assertThat(o.baselines()).containsExactly(java.util.Map.entry("a", "recent"), java.util.Map.entry("b", "rag"));

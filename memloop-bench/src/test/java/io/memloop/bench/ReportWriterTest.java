@@ -58,6 +58,40 @@ class ReportWriterTest {
     assertThat(html).contains("<th scope=\"col\">r(Q, next)</th>", "<th scope=\"col\">s/run</th>");
   }
 
+  /**
+   * Rewordings of trained tasks (recurring-ops, hard-questions) are reported as robustness, unseen tasks of
+   * trained kinds (sql, text-world) as transfer: in the tables, summary.json and the episodes' phase.
+   */
+  @Test
+  void heldOutTasks_areCalledTransferOrRobustness_byWhatTheyAre(@TempDir Path data) throws Exception {
+    java.util.Map<String, String> expected = java.util.Map.of("recurring-ops", "robustness", "sql", "transfer",
+        "text-world", "transfer", "hard-questions", "robustness");
+    assertThat(report.environments()).extracting(e -> e.environment()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    BenchData.write(report, data);
+    var summary = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(data.resolve("summary.json").toFile()).get("environments");
+    String markdown = report.toMarkdown();
+    for (EnvironmentSummary env : report.environments()) {
+      String kind = expected.get(env.environment());
+      assertThat(env.heldOutKind().label()).as(env.environment()).isEqualTo(kind);
+      assertThat(summary.get(env.environment()).get("heldOutKind").asText()).isEqualTo(kind);
+      var memrl = summary.get(env.environment()).get("strategies").get("memrl");
+      assertThat(memrl.has(kind + "Accuracy")).as(env.environment()).isTrue();
+      assertThat(memrl.has((kind.equals("transfer") ? "robustness" : "transfer") + "Accuracy")).isFalse();
+      String heading = "### " + env.environment() + " (";
+      String table = markdown.substring(markdown.indexOf(heading), markdown.indexOf("\n\n", markdown.indexOf("| strategy", markdown.indexOf(heading))));
+      assertThat(table).contains("| forgetting | " + kind + " |");
+    }
+    java.util.Set<String> phases = new HashSet<>();
+    for (String line : Files.readAllLines(data.resolve("episodes.jsonl"), StandardCharsets.UTF_8)) {
+      var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+      phases.add(row.get("environment").asText() + ":" + row.get("phase").asText());
+    }
+    assertThat(phases).containsExactlyInAnyOrder("recurring-ops:train", "recurring-ops:robustness", "sql:train",
+        "sql:transfer", "text-world:train", "text-world:transfer", "hard-questions:train", "hard-questions:robustness");
+    assertThat(html).contains("<th scope=\"col\">robustness</th>", "<th scope=\"col\">transfer</th>");
+  }
+
   @Test
   void page_showsRunParameters_definitions_andDataLinks() {
     assertThat(html).contains("2 [11, 12]", "<td>quick</td>", "<td>" + ReportPage.esc(report.modelId()) + "</td>", "wall time");
@@ -104,7 +138,7 @@ class ReportWriterTest {
     // Transfer, r(Q, next) and misled undefined for every seed; forgetting for one of two.
     LearningCurve a = curve("memrl", 1, OptionalDouble.of(0.25));
     LearningCurve b = curve("memrl", 2, OptionalDouble.empty());
-    BenchReport r = report(new EnvironmentSummary("toy", 3, 0, List.of(StrategySummary.of("memrl", List.of(a, b)))));
+    BenchReport r = report(new EnvironmentSummary("toy", 3, 0, Environment.HeldOut.TRANSFER, List.of(StrategySummary.of("memrl", List.of(a, b)))));
 
     String page = Files.readString(ReportWriter.write(r, out), StandardCharsets.UTF_8);
 
@@ -117,7 +151,7 @@ class ReportWriterTest {
   @Test
   void metricUndefinedEverywhere_isNotCharted_butSaysSo(@TempDir Path out) throws Exception {
     Files.writeString(out.resolve("forgetting.png"), "stale chart of an earlier run");
-    BenchReport r = report(new EnvironmentSummary("toy", 3, 0,
+    BenchReport r = report(new EnvironmentSummary("toy", 3, 0, Environment.HeldOut.TRANSFER,
         List.of(StrategySummary.of("no-memory", List.of(curve("no-memory", 1, OptionalDouble.empty()))))));
 
     String page = Files.readString(ReportWriter.write(r, out), StandardCharsets.UTF_8);
@@ -130,7 +164,7 @@ class ReportWriterTest {
   @Test
   void textFromTheReport_isEscaped(@TempDir Path out) throws Exception {
     String evil = "<script>alert('x')</script> & \"co\"";
-    BenchReport r = report(new EnvironmentSummary("env <b>", 3, 0,
+    BenchReport r = report(new EnvironmentSummary("env <b>", 3, 0, Environment.HeldOut.TRANSFER,
         List.of(StrategySummary.of(evil, List.of(curve(evil, 1, OptionalDouble.of(0.1)))))));
 
     String page = Files.readString(ReportWriter.write(r, out), StandardCharsets.UTF_8);

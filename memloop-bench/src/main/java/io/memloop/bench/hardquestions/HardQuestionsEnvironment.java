@@ -118,6 +118,16 @@ public final class HardQuestionsEnvironment implements Environment, GroundTruth 
     return heldOut;
   }
 
+  /**
+   * Robustness, not transfer: a question's answer cannot be worked out from another's, so nothing learned
+   * on one question carries over to another; the held-out questions re-ask training questions and show
+   * whether a question's verified answer is still found when it is asked with a preamble.
+   */
+  @Override
+  public HeldOut heldOutKind() {
+    return HeldOut.ROBUSTNESS;
+  }
+
   @Override
   public List<PriorExperience> priorExperiences() {
     return List.of();

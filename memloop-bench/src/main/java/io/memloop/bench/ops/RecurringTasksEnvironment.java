@@ -204,10 +204,20 @@ public final class RecurringTasksEnvironment implements Environment, GroundTruth
     return tasks;
   }
 
-  /** Training tasks asked again in other words, for transfer with frozen memory. */
+  /** Training tasks asked again in other words, played with frozen memory. */
   @Override
   public List<Task> heldOut() {
     return heldOut;
+  }
+
+  /**
+   * Robustness, not transfer: every task's procedure is its own (twins and other families have other
+   * answers by construction), so nothing learned on one task carries over to another; what the held-out
+   * requests can show is whether a task's learned memory is still found when it is asked in other words.
+   */
+  @Override
+  public HeldOut heldOutKind() {
+    return HeldOut.ROBUSTNESS;
   }
 
   /** For a held-out request, the id of the training task it restates. */
