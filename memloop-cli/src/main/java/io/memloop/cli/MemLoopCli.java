@@ -64,7 +64,7 @@ public final class MemLoopCli implements Callable<Integer> {
       System.err.println("memloop: " + e.getMessage());
       System.exit(USAGE);
     }
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(execute(args, ConsoleWriter.of(System.out), ConsoleWriter.of(System.err)));
   }
 
   /** Runs the command line with the given streams; returns the exit code. */
