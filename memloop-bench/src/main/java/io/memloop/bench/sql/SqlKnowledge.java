@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * ({@code > >= < <=} for thresholds, {@code = < > >=} for years), {@code =} or {@code <>} for the
  * entity, the aggregate, the ordering and its direction, {@code EXISTS} or {@code NOT EXISTS}. So a
  * guess has the right tables and joins and the right literals, and its semantics right about one time
- * in eight to one in thirty-two depending on the kind; most alternatives answer no question of the
+ * in four to one in thirty-two depending on the task; most alternatives answer no question of the
  * catalogue at all. The tests check that every catalogue question's gold rows are among the
  * alternatives its cues reach (otherwise no task could be solved without a case).
  *

@@ -23,7 +23,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Without a usable case it guesses: among the queries its {@link SqlKnowledge general SQL
  * knowledge} offers for the question (the right tables and literals, the comparison, aggregate or
- * ordering left open), one not marked to avoid, uniformly. That is right one time in eight to one
+ * ordering left open), one not marked to avoid, uniformly. That is right one time in four to one
  * in thirty-two, depending on the kind of question; its knowledge is written from the schemas, not
  * from the environment's catalogue of gold queries. With probability {@code slipProbability} it
  * ignores what it was shown and guesses.
