@@ -34,16 +34,14 @@ public interface Environment {
   /** What the {@link #heldOut} tasks measure. */
   enum HeldOut {
     /** Unseen tasks of trained kinds (other literals, other goals): whether what was learned carries over. */
-    TRANSFER("transfer", "transferAccuracy"),
+    TRANSFER("transfer"),
     /** Trained tasks asked again in other words: whether what was learned is still found. */
-    ROBUSTNESS("robustness", "robustnessAccuracy");
+    ROBUSTNESS("robustness");
 
     private final String label;
-    private final String key;
 
-    HeldOut(String label, String key) {
+    HeldOut(String label) {
       this.label = label;
-      this.key = key;
     }
 
     /** The metric's name in tables and the phase of its episodes in {@code episodes.jsonl}. */
@@ -51,9 +49,9 @@ public interface Environment {
       return label;
     }
 
-    /** The metric's key in {@code summary.json}. */
+    /** The metric's key in {@code summary.json}: {@code transferAccuracy}, {@code robustnessAccuracy}. */
     public String key() {
-      return key;
+      return label + "Accuracy";
     }
   }
 

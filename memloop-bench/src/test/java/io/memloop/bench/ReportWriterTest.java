@@ -4,13 +4,17 @@ import io.memloop.bench.llm.Policy;
 import io.memloop.embeddings.HashingEmbedder;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -64,27 +68,27 @@ class ReportWriterTest {
    */
   @Test
   void heldOutTasks_areCalledTransferOrRobustness_byWhatTheyAre(@TempDir Path data) throws Exception {
-    java.util.Map<String, String> expected = java.util.Map.of("recurring-ops", "robustness", "sql", "transfer",
+    Map<String, String> expected = Map.of("recurring-ops", "robustness", "sql", "transfer",
         "text-world", "transfer", "hard-questions", "robustness");
     assertThat(report.environments()).extracting(e -> e.environment()).containsExactlyInAnyOrderElementsOf(expected.keySet());
     BenchData.write(report, data);
-    var summary = new com.fasterxml.jackson.databind.ObjectMapper()
-        .readTree(data.resolve("summary.json").toFile()).get("environments");
+    ObjectMapper json = new ObjectMapper();
+    JsonNode summary = json.readTree(data.resolve("summary.json").toFile()).get("environments");
     String markdown = report.toMarkdown();
     for (EnvironmentSummary env : report.environments()) {
       String kind = expected.get(env.environment());
       assertThat(env.heldOutKind().label()).as(env.environment()).isEqualTo(kind);
       assertThat(summary.get(env.environment()).get("heldOutKind").asText()).isEqualTo(kind);
-      var memrl = summary.get(env.environment()).get("strategies").get("memrl");
+      JsonNode memrl = summary.get(env.environment()).get("strategies").get("memrl");
       assertThat(memrl.has(kind + "Accuracy")).as(env.environment()).isTrue();
       assertThat(memrl.has((kind.equals("transfer") ? "robustness" : "transfer") + "Accuracy")).isFalse();
       String heading = "### " + env.environment() + " (";
       String table = markdown.substring(markdown.indexOf(heading), markdown.indexOf("\n\n", markdown.indexOf("| strategy", markdown.indexOf(heading))));
       assertThat(table).contains("| forgetting | " + kind + " |");
     }
-    java.util.Set<String> phases = new HashSet<>();
+    Set<String> phases = new HashSet<>();
     for (String line : Files.readAllLines(data.resolve("episodes.jsonl"), StandardCharsets.UTF_8)) {
-      var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+      JsonNode row = json.readTree(line);
       phases.add(row.get("environment").asText() + ":" + row.get("phase").asText());
     }
     assertThat(phases).containsExactlyInAnyOrder("recurring-ops:train", "recurring-ops:robustness", "sql:train",

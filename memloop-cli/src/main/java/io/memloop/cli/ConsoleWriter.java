@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -33,11 +34,14 @@ final class ConsoleWriter extends FilterWriter {
     this.encoder = charset.newEncoder();
   }
 
-  /** An auto-flushing writer for {@code stream}, spelling in ASCII what its charset cannot encode. */
+  /**
+   * An auto-flushing writer for {@code stream}, spelling in ASCII what its charset cannot encode; a Unicode
+   * charset, which encodes everything, gets the plain writer.
+   */
   static PrintWriter of(PrintStream stream) {
     Charset charset = stream.charset();
     Writer w = new OutputStreamWriter(stream, charset);
-    return new PrintWriter(charset.newEncoder().canEncode("±—≥") ? w : new ConsoleWriter(w, charset), true);
+    return new PrintWriter(charset.contains(StandardCharsets.UTF_8) ? w : new ConsoleWriter(w, charset), true);
   }
 
   /** {@code s} with every character {@code charset} cannot encode spelled in ASCII (or {@code ?}). */
