@@ -28,6 +28,12 @@ public final class Ablation {
     m.put("default-no-consolidation", DEFAULT.toBuilder().consolidation(Consolidation.NONE).build());
     m.put("default-whole-notes", DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.WHOLE).build());
     m.put("default-newest-notes", DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.NEWEST).build());
+    // both of the namespace's draws fixed, to see what perfect draws would reach on each environment:
+    // newest attempts and no exploration is what `rag` shows a failing task; whole notes, no exploration
+    m.put("default-newest-no-exploration",
+        DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.NEWEST).exploreBudget(0).build());
+    m.put("default-whole-no-exploration",
+        DEFAULT.toBuilder().noteDepth(MemLoopConfig.NoteDepth.WHOLE).exploreBudget(0).build());
     m.put("default-oldest-first", DEFAULT.toBuilder().tieBreak(TieBreak.OLDEST_FIRST).build());
     m.put("default-group-similarity", DEFAULT.toBuilder().similarityScope(SimilarityScope.INTENT_GROUP).build());
     m.put("default+utility", DEFAULT.toBuilder().lambda(0.5).build());

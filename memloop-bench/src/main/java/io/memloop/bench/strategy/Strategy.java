@@ -7,10 +7,6 @@ import io.memloop.bench.GroundTruth;
 /**
  * A named way to run the memory, compared against the others on the same environment and seeds.
  * Implementations are immutable; each run gets a fresh {@link MemoryRun}.
- *
- * <p>Planned additions plug in here: an oracle retriever (ranks the candidate pool with the
- * environment's ground truth, the ceiling for the same memory contents) and a MemP-like strategy
- * (deletes a memory once it has had ≥ 3 uses at a success rate below 0.5).
  */
 public interface Strategy {
 
