@@ -41,59 +41,61 @@ final class SqlKnowledge {
   private static final String COURSE_GRADES = " FROM grades g JOIN courses c ON c.id = g.course_id WHERE c.title ";
 
   /**
-   * A query skeleton with the literals {@code {E}} (the question's entity) and {@code {N}} (its number).
+   * A query skeleton, written out once: every query it stands for, with the literals {@code {E}} (the
+   * question's entity) and {@code {N}} (its number) still open.
    *
    * @param cues lower-case words the question must all contain for the skeleton to come to mind
-   * @param sql the skeleton, alternatives written {@code [a|b]}
+   * @param expansions every query the skeleton stands for, in {@link #expand} order
    */
-  record Shape(SqlSchema schema, Set<String> cues, String sql) {
+  record Shape(SqlSchema schema, Set<String> cues, List<String> expansions) {
     Shape {
       cues = Set.copyOf(cues);
-      if (!sql.contains("'{E}'") || !sql.contains("{N}")) {
-        throw new IllegalArgumentException("a shape needs the slots '{E}' and {N}: " + sql);
-      }
-    }
-
-    /** Every query the skeleton stands for, its slots still open. */
-    List<String> expansions() {
-      return expand(sql);
+      expansions = List.copyOf(expansions);
     }
   }
 
+  /** The shape of skeleton {@code sql}, alternatives written {@code [a|b]}. */
+  private static Shape shape(SqlSchema schema, Set<String> cues, String sql) {
+    if (!sql.contains("'{E}'") || !sql.contains("{N}")) {
+      throw new IllegalArgumentException("a shape needs the slots '{E}' and {N}: " + sql);
+    }
+    return new Shape(schema, cues, expand(sql));
+  }
+
   static final List<Shape> SHAPES = List.of(
-      new Shape(SqlSchema.SHOP, Set.of("customers", "orders"),
+      shape(SqlSchema.SHOP, Set.of("customers", "orders"),
           "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.city " + EQ
               + " '{E}' GROUP BY c.id, c.name HAVING COUNT(*) " + CMP + " {N}"),
-      new Shape(SqlSchema.SHOP, Set.of("customers", "orders"),
+      shape(SqlSchema.SHOP, Set.of("customers", "orders"),
           "SELECT c.name FROM customers c WHERE c.city " + EQ
               + " '{E}' AND (SELECT COUNT(*) FROM orders o WHERE o.customer_id = c.id) " + CMP + " {N}"),
-      new Shape(SqlSchema.SHOP, Set.of("list", "products"),
+      shape(SqlSchema.SHOP, Set.of("list", "products"),
           "SELECT name FROM products WHERE category " + EQ + " '{E}' ORDER BY price " + DIR + ", id LIMIT {N}"),
-      new Shape(SqlSchema.SHOP, Set.of("list", "products"),
+      shape(SqlSchema.SHOP, Set.of("list", "products"),
           "SELECT p.name FROM products p JOIN orders o ON o.product_id = p.id WHERE p.category " + EQ
               + " '{E}' GROUP BY p.id, p.name ORDER BY [SUM(o.quantity)|COUNT(*)] " + DIR + ", p.id LIMIT {N}"),
-      new Shape(SqlSchema.SHOP, Set.of("quantity"),
+      shape(SqlSchema.SHOP, Set.of("quantity"),
           "SELECT [SUM|AVG|MAX|MIN](o.quantity) FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.city "
               + EQ + " '{E}' AND o.order_year " + CMP_YEAR + " {N}"),
-      new Shape(SqlSchema.SHOP, Set.of("revenue"),
+      shape(SqlSchema.SHOP, Set.of("revenue"),
           "SELECT [SUM|AVG](o.quantity * p.price) FROM orders o JOIN products p ON p.id = o.product_id"
               + " WHERE p.category " + EQ + " '{E}' AND o.order_year " + CMP_YEAR + " {N}"),
-      new Shape(SqlSchema.SCHOOL, Set.of("scored"),
+      shape(SqlSchema.SCHOOL, Set.of("scored"),
           "SELECT s.name FROM students s JOIN grades g ON g.student_id = s.id JOIN courses c ON c.id = g.course_id"
               + " WHERE c.title " + EQ + " '{E}' AND g.score " + CMP + " {N}"),
-      new Shape(SqlSchema.SCHOOL, Set.of("score"),
+      shape(SqlSchema.SCHOOL, Set.of("score"),
           "SELECT [AVG|MAX|MIN|SUM](g.score)" + COURSE_GRADES + EQ + " '{E}' AND g.term_year " + CMP_YEAR + " {N}"),
-      new Shape(SqlSchema.SCHOOL, Set.of("took"),
+      shape(SqlSchema.SCHOOL, Set.of("took"),
           "SELECT COUNT(*)" + COURSE_GRADES + EQ + " '{E}' AND g.term_year " + CMP_YEAR + " {N}"),
-      new Shape(SqlSchema.SCHOOL, Set.of("took"),
+      shape(SqlSchema.SCHOOL, Set.of("took"),
           "SELECT COUNT(*) FROM students s WHERE [NOT EXISTS|EXISTS] (SELECT g.student_id" + COURSE_GRADES
               + "= '{E}' AND g.term_year " + CMP_YEAR + " {N} AND g.student_id = s.id)"),
-      new Shape(SqlSchema.HR, Set.of("earn"), "SELECT e.name" + EMPLOYEES + " AND e.salary " + CMP + " {N}"),
-      new Shape(SqlSchema.HR, Set.of("many", "hired"),
+      shape(SqlSchema.HR, Set.of("earn"), "SELECT e.name" + EMPLOYEES + " AND e.salary " + CMP + " {N}"),
+      shape(SqlSchema.HR, Set.of("many", "hired"),
           "SELECT COUNT(*)" + EMPLOYEES + " AND e.hire_year " + CMP_YEAR + " {N}"),
-      new Shape(SqlSchema.HR, Set.of("name", "employees"),
+      shape(SqlSchema.HR, Set.of("name", "employees"),
           "SELECT e.name" + EMPLOYEES + " ORDER BY [e.salary|e.hire_year] " + DIR + ", e.id LIMIT {N}"),
-      new Shape(SqlSchema.HR, Set.of("salary"),
+      shape(SqlSchema.HR, Set.of("salary"),
           "SELECT [SUM|AVG|MAX|MIN](e.salary)" + EMPLOYEES + " AND e.hire_year " + CMP_YEAR + " {N}"));
 
   /**
