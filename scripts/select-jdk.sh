@@ -23,13 +23,16 @@ memloop_select_jdk() {
     major=$(memloop_java_major "$candidate/bin/java")
     if [ "$major" -ge 21 ]; then export JAVA_HOME="$candidate"; return 0; fi
   fi
-  for candidate in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/lib/jvm/* "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/*; do
+  # Linux packages and tarballs, SDKMAN, IntelliJ's downloads; on macOS the installers' and Homebrew's places.
+  for candidate in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/lib/jvm/* "$HOME"/.sdkman/candidates/java/* "$HOME"/.jdks/* \
+      /Library/Java/JavaVirtualMachines/*/Contents/Home "$HOME"/Library/Java/JavaVirtualMachines/*/Contents/Home \
+      /opt/homebrew/opt/openjdk*/libexec/openjdk.jdk/Contents/Home /usr/local/opt/openjdk*/libexec/openjdk.jdk/Contents/Home; do
     [ -x "$candidate/bin/javac" ] || continue
     major=$(memloop_java_major "$candidate/bin/java")
     if [ "$major" -gt "$best_major" ]; then best="$candidate"; best_major="$major"; fi
   done
   if [ "$best_major" -ge 21 ]; then export JAVA_HOME="$best"; return 0; fi
-  echo "memloop: no JDK 21 or newer found (looked at JAVA_HOME, PATH and /usr/lib/jvm); install one and set JAVA_HOME" >&2
+  echo "memloop: no JDK 21 or newer found (looked at JAVA_HOME, PATH, /usr/lib/jvm, SDKMAN and, on macOS, /Library/Java/JavaVirtualMachines and Homebrew); install one and set JAVA_HOME" >&2
   return 1
 }
 
