@@ -40,9 +40,34 @@ class ReadmeJavaExampleTest {
     return m.group(1);
   }
 
+  /** The example's import lines (they go at the top of the compiled file) and the rest (the method body). */
+  static List<String> imports(String example) {
+    return example.lines().filter(l -> l.startsWith("import ")).toList();
+  }
+
+  static String body(String example) {
+    return String.join("\n", example.lines().filter(l -> !l.startsWith("import ")).toList()).strip() + "\n";
+  }
+
+  @Test
+  void theConsumerProject_runsTheSameCode() throws Exception {
+    String example = readmeExample();
+    String consumer = Files.readString(
+        Path.of("..", "examples", "java-consumer", "src", "main", "java", "example", "Quickstart.java"), StandardCharsets.UTF_8);
+    assertThat(imports(example)).as("the README's example names its imports").isNotEmpty();
+    assertThat(consumer.lines().toList()).as("examples/java-consumer imports what the README's example imports")
+        .containsAll(imports(example));
+    List<String> code = body(example).lines().map(String::strip).toList();
+    List<String> consumerCode = consumer.lines().map(String::strip).toList();
+    assertThat(java.util.Collections.indexOfSubList(consumerCode, code.subList(0, code.size() - 1)))
+        .as("examples/java-consumer's Quickstart holds the README's example line for line (its closing brace aside)")
+        .isNotNegative();
+  }
+
   @Test
   void theJavaExampleCompilesAndLearns() throws Exception {
-    String snippet = readmeExample();
+    String example = readmeExample();
+    String snippet = body(example);
     assertThat(snippet).contains("Path.of(\"memloop-data\")");
     String store = dir.resolve("memloop-data").toString().replace("\\", "\\\\");
     String source = """
@@ -53,6 +78,7 @@ class ReadmeJavaExampleTest {
         import io.memloop.embeddings.*;
         import java.nio.file.Path;
         import java.util.function.BiPredicate;
+        %s
         public final class Example {
           public static void run(String task, BiPredicate<String, Object> agentRun, String distilled) {
             interface Agent { boolean run(String task, Object shown); }
@@ -60,7 +86,7 @@ class ReadmeJavaExampleTest {
         %s
           }
         }
-        """.formatted(snippet.replace("Path.of(\"memloop-data\")", "Path.of(\"" + store + "\")"));
+        """.formatted(String.join("\n", imports(example)), snippet.replace("Path.of(\"memloop-data\")", "Path.of(\"" + store + "\")"));
     Path src = dir.resolve("src/readme/Example.java");
     Files.createDirectories(src.getParent());
     Files.writeString(src, source, StandardCharsets.UTF_8);
