@@ -18,7 +18,7 @@ class DemoTest {
     DemoReport report = Demo.run(new HashingEmbedder(64), SMALL);
     assertThat(report.curves())
         .extracting(LearningCurve::strategy)
-        .containsExactly("no-memory", "similarity", "memrl");
+        .containsExactly("no-memory", "similarity", "memrl", "default");
     assertThat(report.curves()).allSatisfy(c -> {
       assertThat(c.epochs()).isEqualTo(3);
       assertThat(c.seed()).isEqualTo(5);
@@ -41,7 +41,7 @@ class DemoTest {
   void toTable_hasAHeaderARowPerStrategyAndALegend() {
     String table = Demo.run(new HashingEmbedder(64), SMALL).toTable();
     List<String> lines = table.lines().toList();
-    assertThat(lines).hasSize(1 + 1 + 3 + 2);
+    assertThat(lines).hasSize(1 + 1 + 4 + 2);
     assertThat(lines.get(0))
         .startsWith("recurring-ops: 16 tasks (8 families x 2 look-alike twins), stale memories for 25% of tasks")
         .endsWith("3 epochs, seed 5, embedder hashing-v1-64");
@@ -51,6 +51,7 @@ class DemoTest {
         .matches("no-memory(\\s+" + number + "){3}\\s+\\|\\s+" + number + "\\s+(" + number + "|-)\\s+0");
     assertThat(lines.get(3)).startsWith("similarity ");
     assertThat(lines.get(4)).startsWith("memrl ");
+    assertThat(lines.get(5)).startsWith("default ");
     assertThat(table).endsWith("\n");
   }
 
@@ -83,10 +84,9 @@ class DemoTest {
     };
     Demo.run(embedder, SMALL, progress::add);
     assertThat(closed[0]).isFalse();
-    assertThat(progress).hasSize(1 + 3 * 3);
-    assertThat(progress.get(0)).isEqualTo("embedding 16 task intents with hashing-v1-64");
-    assertThat(progress.get(1)).matches("no-memory  epoch 1/3: success \\d\\.\\d\\d");
-    assertThat(progress.get(9)).matches("memrl      epoch 3/3: success \\d\\.\\d\\d");
+    assertThat(progress).containsExactly("embedding 16 task intents with hashing-v1-64",
+        "running no-memory: 3 epochs", "running similarity: 3 epochs", "running memrl: 3 epochs",
+        "running default: 3 epochs");
   }
 
   @Test

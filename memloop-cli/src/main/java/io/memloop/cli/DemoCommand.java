@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "demo",
     description = "Runtime learning in action: recurring tasks with look-alike distractors, a few epochs of no memory, "
-        + "similarity RAG and MemRL, per-epoch success. Uses the in-process model; writes nothing to disk.")
+        + "similarity RAG, MemRL and the default preset, per-epoch success. Uses the in-process model; writes nothing to disk.")
 final class DemoCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
