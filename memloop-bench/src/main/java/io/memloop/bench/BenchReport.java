@@ -78,10 +78,13 @@ public final class BenchReport {
    */
   public String toMarkdown() {
     StringBuilder out = new StringBuilder();
+    if (options.size() == BenchSize.QUICK) {
+      out.append(String.format(Locale.ROOT, QUICK_NOTE, options.epochs())).append('\n');
+    }
     out.append("Findings (last-epoch accuracy; gains are paired per-seed differences, mean [95 % t-interval]):\n\n");
     headlines().forEach(h -> out.append(h.toMarkdown()));
     overall().ifPresent(o -> out.append(o.toMarkdown()));
-    out.append('\n');
+    out.append('\n').append(STRATEGY_NAMES).append('\n');
     out.append(String.format(Locale.ROOT,
         "MemLoop runtime-learning benchmark: %d seeds %s, %d epochs, %s size, policy %s, embedder %s, %s, %.0f s%n%n",
         options.seeds().size(), options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT),
@@ -109,6 +112,14 @@ public final class BenchReport {
     return out.toString();
   }
 
+  /**
+   * {@link #toMarkdown()} for a console: the same text without Markdown's emphasis and code marks
+   * ({@code **sql**} reads sql); the tables stay as they are, readable as text.
+   */
+  public String toText() {
+    return toMarkdown().replace("**", "").replace("`", "");
+  }
+
   /** ", knobs text-world.rooms=9 ..." when the run overrides environment knobs, else "". */
   static String knobsText(BenchOptions options) {
     List<String> set = new ArrayList<>();
@@ -127,6 +138,24 @@ public final class BenchReport {
     }
     return s;
   }
+
+  /** Printed first by a quick run: what it is for, and where the result is. */
+  static final String QUICK_NOTE =
+      """
+      Quick run: a smoke test of the whole pipeline (small environments, %d epochs), not the result. In so
+      few epochs the memory has barely begun to learn, so MemLoop `default` comes out about level with the
+      best RAG here. The full run (`./memloop bench`, about 2 minutes) is where learning shows: `default` +0.05
+      on average over each environment's better RAG (BENCHMARKS.md).
+      """;
+
+  /** The names the findings use, defined beside them. */
+  static final String STRATEGY_NAMES =
+      """
+      Strategies: `default` is MemLoop's default preset (learns from rewards which memories help, per task and
+      overall); `rag` shows the 3 stored memories most similar to the task (plain RAG memory, newest first on
+      ties), `rag-k5` the 5 most similar; `memrl` is the MemRL reference configuration; `oracle` shows only the
+      memories that truly help (it reads the ground truth: the ceiling); the rest are defined under the tables.
+      """;
 
   /** The metric definitions, printed under every table and in the report page. */
   public static final String DEFINITIONS =

@@ -105,6 +105,18 @@ class BenchTest {
   }
 
   @Test
+  void aQuickRun_saysFirstThatItIsASmokeTest_andDefinesTheNamesOfItsFindings() {
+    String markdown = report.toMarkdown();
+    assertThat(markdown).startsWith("Quick run: a smoke test");
+    assertThat(markdown.indexOf("Strategies: `default` is MemLoop's default preset"))
+        .as("the names are defined right after the findings, before the tables")
+        .isPositive().isLessThan(markdown.indexOf("### "));
+    assertThat(markdown).contains("**");
+    assertThat(report.toText()).as("the console gets plain text").doesNotContain("**", "`")
+        .contains("Strategies: default is MemLoop's default preset");
+  }
+
+  @Test
   void badOptions_nameTheField() {
     assertThatThrownBy(() -> BenchOptions.quick().withSeeds(List.of())).isInstanceOf(MemLoopException.class).hasMessageStartingWith("seeds:");
     assertThatThrownBy(() -> BenchOptions.quick().withEpochs(0)).hasMessageStartingWith("epochs:");

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -210,24 +211,19 @@ final class BenchCommand implements Callable<Integer> {
     try (ChatModel chat = llm ? chatModel() : null;
         TranscriptWriter transcripts = llm ? transcripts() : null;
         Embedder embedder = benchEmbedder();
-        ProgressBar bar = progressBar(options)) {
+        Progress progress = progress(options, err)) {
       Policy p = chat == null ? Policy.FROZEN
           : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts,
               extract ? new io.memloop.history.extraction.LlmExperienceExtractor(chat) : null);
       report = Bench.run(embedder, options, p, runsAtOnce, new Bench.Listener() {
         @Override
         public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {
-          if (bar != null) {
-            bar.setExtraMessage(String.format(Locale.ROOT, "%s %s seed %d", environment, strategy, seed));
-            bar.step();
-          }
+          progress.step(String.format(Locale.ROOT, "%s %s seed %d", environment, strategy, seed));
         }
 
         @Override
         public void phase(String message) {
-          if (bar != null) {
-            bar.setExtraMessage(message);
-          }
+          progress.message(message);
         }
       });
     }
@@ -238,7 +234,7 @@ final class BenchCommand implements Callable<Integer> {
     } catch (java.io.UncheckedIOException e) {
       throw MemLoopException.invalid("--out", e.getMessage());
     }
-    spec.commandLine().getOut().print(report.toMarkdown());
+    spec.commandLine().getOut().print(report.toText());
     err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv%s)%n",
         index.toAbsolutePath().normalize(), llm ? ", " + TranscriptWriter.FILE_NAME : "");
     return 0;
@@ -338,16 +334,79 @@ final class BenchCommand implements Callable<Integer> {
     }
   }
 
-  private @Nullable ProgressBar progressBar(BenchOptions options) {
+  /**
+   * How far the run is, on stderr: a bar redrawn in place where stderr is a terminal (its width from
+   * {@code COLUMNS}, else 80), one plain line per tenth of the run where it is a file or a pipe (no
+   * carriage-return frames in logs), nothing with {@code --no-progress}.
+   */
+  private Progress progress(BenchOptions options, PrintWriter err) {
+    long total = options.totalEpochs();
     if (noProgress) {
-      return null;
+      return new Progress() {};
     }
-    return new ProgressBarBuilder()
+    if (!Terminal.stderrIsTerminal()) {
+      return new Progress() {
+        long done;
+        int tenth;
+
+        @Override
+        public synchronized void step(String what) {
+          done++;
+          int now = (int) (10 * done / Math.max(1, total));
+          if (now > tenth) {
+            tenth = now;
+            err.printf(Locale.ROOT, "bench: %3d%% (%d/%d epochs) %s%n", 10 * now, done, total, what);
+            err.flush();
+          }
+        }
+
+        @Override
+        public void message(String message) {
+          err.println("bench: " + message);
+          err.flush();
+        }
+      };
+    }
+    ProgressBar bar = new ProgressBarBuilder()
         .setTaskName("bench")
-        .setInitialMax(options.totalEpochs())
+        .setInitialMax(total)
         .setStyle(ProgressBarStyle.ASCII)
         .setUnit(" epochs", 1)
         .showSpeed()
+        .setConsumer(new DelegatingProgressBarConsumer(line -> {
+          err.print('\r');
+          err.print(line);
+          err.flush();
+        }, Terminal.columns() - 1))
         .build();
+    return new Progress() {
+      @Override
+      public void step(String what) {
+        bar.setExtraMessage(" " + what);
+        bar.step();
+      }
+
+      @Override
+      public void message(String message) {
+        bar.setExtraMessage(" " + message);
+      }
+
+      @Override
+      public void close() {
+        bar.close();
+        err.println();
+        err.flush();
+      }
+    };
+  }
+
+  /** The run's progress display; the default does nothing. */
+  interface Progress extends AutoCloseable {
+    default void step(String what) {}
+
+    default void message(String message) {}
+
+    @Override
+    default void close() {}
   }
 }
