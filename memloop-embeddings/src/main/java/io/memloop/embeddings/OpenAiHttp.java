@@ -138,7 +138,7 @@ final class OpenAiHttp implements AutoCloseable {
         }
         retryAfter = retryAfter(response.headers());
       } catch (IOException e) {
-        lastError = e.toString();
+        lastError = describe(e, uri);
         lastCause = e;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -159,6 +159,39 @@ final class OpenAiHttp implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * A failed connection in words a user can act on, without Java class names: what happened, and what
+   * to check (that a server listens at the base URL, the host name, TLS, the timeout).
+   */
+  String describe(IOException e, URI uri) {
+    String server = uri.getScheme() + "://" + uri.getAuthority();
+    if (e instanceof java.net.ConnectException) {
+      return "cannot connect to " + server + " (connection refused): is the model server running there? "
+          + "Check the base URL";
+    }
+    if (e instanceof java.net.http.HttpConnectTimeoutException) {
+      return "no connection to " + server + " within " + human(requestTimeout) + ": check the host, the port "
+          + "and any firewall between";
+    }
+    if (e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer from " + server + " within " + human(requestTimeout) + ": the server is busy or the "
+          + "model slow (raise the request timeout)";
+    }
+    if (e instanceof java.net.UnknownHostException || e.getCause() instanceof java.nio.channels.UnresolvedAddressException) {
+      return "unknown host '" + uri.getHost() + "': check the base URL";
+    }
+    if (e instanceof javax.net.ssl.SSLException) {
+      return "TLS with " + server + " failed (" + e.getMessage() + "): is it an https server, with a certificate "
+          + "this machine trusts?";
+    }
+    String message = e.getMessage();
+    return "connection to " + server + " failed" + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  private static String human(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
   }
 
   /** Exponential: initialBackoff·2^(attempt−1), at least the server's Retry-After, at most maxBackoff. */
