@@ -90,7 +90,7 @@ public final class OfflineLearning {
    */
   public List<Choice> choose(String ns, String task, List<Candidate> pool, Map<String, Known> memories) {
     List<IntentMatch> matches = new ArrayList<>(pool.size());
-    for (Candidate c : pool) {
+    for (Candidate c : OfflineSelection.oldestFirst(pool)) {
       long seq = io.memloop.store.MemoryStore.sequenceOf(c.memoryId());
       Instant created = Instant.ofEpochSecond(Math.max(0, Math.min(seq, Instant.MAX.getEpochSecond())));
       Known k = memories.get(c.memoryId());
