@@ -13,7 +13,32 @@ public final class Checks {
   private static final Pattern DECIMAL =
       Pattern.compile("[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?Infinity");
 
+  /**
+   * The longest intent text, in UTF-16 code units ({@link String#length()}): 8 KiB of characters. One bound
+   * for every way in: the engine refuses a longer intent ({@link MemLoop#retrieve}, {@link MemLoop#remember}),
+   * the HTTP service and MCP refuse it before the engine (their default limit), the CLI before opening a
+   * store, and the imports skip a run or line whose intent is longer, reporting it.
+   */
+  public static final int MAX_INTENT_CHARS = 8_192;
+
   private Checks() {}
+
+  /**
+   * Why {@code text} cannot be an intent because of its length ("is N characters, over the limit of 8192",
+   * the wording HTTP uses), or empty when it is within {@link #MAX_INTENT_CHARS}.
+   */
+  public static java.util.Optional<String> intentLengthProblem(String text) {
+    return text.length() <= MAX_INTENT_CHARS ? java.util.Optional.empty()
+        : java.util.Optional.of("is " + text.length() + " characters, over the limit of " + MAX_INTENT_CHARS);
+  }
+
+  /** An intent whose text is within {@link #MAX_INTENT_CHARS}; INVALID_ARGUMENT naming {@code field} otherwise. */
+  static Intent requireIntentLength(Intent intent, String field) {
+    intent.optionalText().flatMap(Checks::intentLengthProblem).ifPresent(p -> {
+      throw MemLoopException.invalid(field, p);
+    });
+    return intent;
+  }
 
   /**
    * Parses a decimal number strictly: {@code 1}, {@code -0.5}, {@code 1e-3}, {@code -Infinity};

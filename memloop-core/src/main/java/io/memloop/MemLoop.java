@@ -191,6 +191,7 @@ public final class MemLoop implements AutoCloseable {
    */
   public Retrieval retrieve(String namespace, Intent intent) {
     Checks.requireNamespace(namespace);
+    Checks.requireIntentLength(intent, "intent");
     float[] query = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
     var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
@@ -375,6 +376,7 @@ public final class MemLoop implements AutoCloseable {
    */
   public Memory remember(String namespace, Intent intent, String experience, Outcome outcome, @Nullable String retrievalId) {
     Checks.requireNamespace(namespace);
+    Checks.requireIntentLength(intent, "intent");
     if (retrievalId != null) {
       Checks.requireNonBlank(retrievalId, "retrievalId");
     }
@@ -475,6 +477,38 @@ public final class MemLoop implements AutoCloseable {
   }
 
   /**
+   * Stores memories an importer built (embedded, each with the utility the import gives it), all of
+   * {@code namespace}, in one batch as {@link MemoryStore#insertAll} does (grouped by intent at the
+   * namespace's merge threshold; no consolidation, no eviction), and reports each to the event sink as a
+   * {@code remember}, so that this process's history holds what the store now holds (docs/event-log.md).
+   * Durable on return, the events too.
+   *
+   * @return the stored memories, in the order given
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code intent} for an intent text over
+   *     {@link Checks#MAX_INTENT_CHARS}, or naming {@code namespace} for a memory of another namespace
+   */
+  public List<Memory> importAll(String namespace, List<NewMemory> batch) {
+    Checks.requireNamespace(namespace);
+    for (NewMemory m : batch) {
+      if (!m.namespace().equals(namespace)) {
+        throw MemLoopException.invalid("namespace", "a memory of namespace '" + m.namespace() + "' in a batch of '" + namespace + "'");
+      }
+      Checks.intentLengthProblem(m.intentText()).ifPresent(p -> {
+        throw MemLoopException.invalid("intent", p);
+      });
+    }
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    MemLoopConfig config = config(namespace);
+    List<Memory> stored = store.insertAll(batch, config.mergeThreshold());
+    Instant now = clock.instant();
+    reportConfig(namespace, config, now);
+    events.rememberedAll(namespace, now, stored);
+    return stored;
+  }
+
+  /**
    * Deletes a memory (durable on return). Used by pruning policies (e.g. MemP's rule: drop a memory
    * once it has been used ≥ 3 times with a success rate below 0.5) and by users.
    *
@@ -483,11 +517,18 @@ public final class MemLoop implements AutoCloseable {
   public void forget(String namespace, String memoryId) {
     Checks.requireNamespace(namespace);
     Checks.requireNonBlank(memoryId, "memoryId");
+    // docs/event-log.md: a namespace's configuration comes before its first event, a forget too; resolved
+    // before the delete, so that a configuration conflict refuses the call instead of failing it half done
+    MemLoopConfig config = events == io.memloop.events.EventSink.NONE ? null : config(namespace);
     if (!store.delete(namespace, memoryId)) {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
           "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'");
     }
-    events.forgot(namespace, clock.instant(), memoryId);
+    Instant now = clock.instant();
+    if (config != null) {
+      reportConfig(namespace, config, now);
+    }
+    events.forgot(namespace, now, memoryId);
   }
 
   public Optional<Memory> get(String namespace, String memoryId) {

@@ -37,6 +37,12 @@ public final class DecisionReport {
 
   private DecisionReport() {}
 
+  /** What every estimate is, said once in each document (BENCHMARKS.md "Off-policy evaluation against the truth"). */
+  static final String ESTIMAND = "Each estimate is this rule on our memory as it was (the logged memories and rewards), "
+      + "not a deployment: what the configuration would have chosen, decision by decision, from the memories the log "
+      + "shows with the utilities they had; a configuration that learns per task has its ledger replayed along the log, "
+      + "fed the logged slates' rewards. Deployed, it would store and learn from its own choices, which no log shows.";
+
   /** One configuration's line of the report. */
   private record Line(Report report, boolean trusted, double halfWidth, String moreToHalve, String moreToTarget0,
       String moreToTarget1, String moreToEvaluable) {}
@@ -142,6 +148,15 @@ public final class DecisionReport {
     s.append(String.format(Locale.ROOT, "Success rate **%s** (95 %% interval), mean reward %.3f; per episode it showed %s.%n%n",
         interval(r.loggedSuccess()), r.loggedReward(), tokens(r.logged())));
     s.append("## Each configuration, estimated from the log\n\n");
+    s.append(ESTIMAND).append("\n\n");
+    for (Line l : lines) {
+      if (!l.report().replayed().isEmpty()) {
+        s.append("- ").append(md(l.report().candidate())).append(": ").append(md(l.report().replayed())).append(".\n");
+      }
+    }
+    if (lines.stream().anyMatch(l -> !l.report().replayed().isEmpty())) {
+      s.append('\n');
+    }
     s.append("Doubly robust estimate of the success rate (95 % interval), its difference from the current policy on the same "
         + "decisions, self-normalised IPS for comparison, and what each shows per episode.\n\n");
     estimates(lines).markdown(s);
@@ -201,19 +216,24 @@ public final class DecisionReport {
     }
   }
 
+  /** What a flagged configuration shows in place of a number: the flag and where its reasons are. */
+  static final String FLAGGED = "not evaluable (flagged: see warnings)";
+
   private static Table estimates(List<Line> lines) {
+    // a flagged configuration shows the flag, never a number with a precise-looking interval
     return new Table(List.of("configuration", "success (DR)", "vs current", "SNIPS", "verdict", "shown per episode"),
-        lines.stream().map(l -> List.of(l.report().candidate(), interval(l.report().drSuccess()),
-            signedInterval(l.report().drSuccessGain()), interval(l.report().snipsSuccess()), verdict(l),
-            tokens(l.report().slates()))).toList(),
-        lines.stream().map(l -> !l.trusted()).toList(), 4);
+        lines.stream().map(l -> List.of(l.report().candidate(), l.trusted() ? interval(l.report().drSuccess()) : FLAGGED,
+            l.trusted() ? signedInterval(l.report().drSuccessGain()) : "—",
+            l.trusted() ? interval(l.report().snipsSuccess()) : "—", verdict(l), tokens(l.report().slates()))).toList(),
+        lines.stream().map(l -> !l.trusted()).toList(), 1);
   }
 
   private static Table precision(List<Line> lines) {
     return new Table(List.of("configuration", "± now", "more episodes to halve it", "to ± 5 points", "to ± 2 points",
             "until evaluable"),
-        lines.stream().map(l -> List.of(l.report().candidate(), pct(l.halfWidth()), l.moreToHalve(), l.moreToTarget0(),
-            l.moreToTarget1(), l.moreToEvaluable())).toList(),
+        lines.stream().map(l -> l.trusted() ? List.of(l.report().candidate(), pct(l.halfWidth()), l.moreToHalve(),
+            l.moreToTarget0(), l.moreToTarget1(), l.moreToEvaluable())
+            : List.of(l.report().candidate(), "— (flagged)", "—", "—", "—", l.moreToEvaluable())).toList(),
         lines.stream().map(l -> false).toList(), -1);
   }
 
@@ -236,7 +256,7 @@ public final class DecisionReport {
     h.append("<h2>The current policy</h2>\n");
     h.append(String.format(Locale.ROOT, "<p>Success rate <strong>%s</strong> (95 %% interval), mean reward %.3f; per episode it "
         + "showed %s.</p>%n", esc(interval(r.loggedSuccess())), r.loggedReward(), esc(tokens(r.logged()))));
-    h.append("<h2>Each configuration, estimated from the log</h2>\n");
+    h.append("<h2>Each configuration, estimated from the log</h2>\n<p>").append(esc(ESTIMAND)).append("</p>\n");
     estimates(lines).html(h);
     h.append("<figure><img src=\"estimates.png\" alt=\"estimated success per configuration\">"
         + "<figcaption>Doubly robust estimates with 95 % intervals; the dashed line is the current policy "

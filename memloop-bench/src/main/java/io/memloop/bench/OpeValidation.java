@@ -9,6 +9,7 @@ import io.memloop.OfflineSelection;
 import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
+import io.memloop.bench.knowntruth.KnownTruthWorld;
 import io.memloop.bench.strategy.EngineRun;
 import io.memloop.bench.strategy.Strategy;
 import io.memloop.embed.Embedder;
@@ -66,8 +67,15 @@ public final class OpeValidation {
     }
   }
 
-  /** Every row, with what produced them. */
-  public record Result(double epsilon, List<Long> seeds, int epochs, String size, List<Row> rows, double seconds) {}
+  /**
+   * Every row, with what produced them, and the known-truth world's comparison of each candidate's estimate with
+   * its live success ({@link KnownTruthWorld}, first seed).
+   */
+  public record Result(double epsilon, List<Long> seeds, int epochs, String size, List<Row> rows,
+      KnownTruthWorld.Result knownTruth, double seconds) {}
+
+  /** Episodes of the known-truth world's logging run. */
+  static final int KNOWN_TRUTH_EPISODES = 1_500;
 
   private OpeValidation() {}
 
@@ -136,8 +144,13 @@ public final class OpeValidation {
             m[8], m[9], m[10], m[11], (int) Math.round(m[12] * k), k));
       }
     }
+    listener.phase("known-truth world: logging run (memrl, epsilon " + epsilon + "), evaluation and live runs");
+    Path worldLog = logRoot.resolve("known-truth");
+    clearLogs(worldLog);
+    KnownTruthWorld.Result world = KnownTruthWorld.run(options.seeds().getFirst(), KNOWN_TRUTH_EPISODES, epsilon, candidates,
+        worldLog);
     return new Result(epsilon, options.seeds(), options.epochs(), options.size().name().toLowerCase(Locale.ROOT), rows,
-        (System.nanoTime() - started) / 1e9);
+        world, (System.nanoTime() - started) / 1e9);
   }
 
   /**
@@ -246,6 +259,7 @@ public final class OpeValidation {
     perEnv.forEach((env, a) -> s.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %s | %s | %.3f |%n", env,
         a[0] / a[4], a[1] / a[4], a[2] / a[4], a[7] == 0 ? "—" : String.format(Locale.ROOT, "%.3f", a[5] / a[7]),
         a[7] == 0 ? "— (0)" : String.format(Locale.ROOT, "%.3f (%d)", a[6] / a[7], (int) a[7]), a[3] / a[4])));
+    s.append("\n").append(KnownTruthWorld.markdown(r.knownTruth()));
     s.append(String.format(Locale.ROOT, "%n%.0f s.%n", r.seconds()));
     return s.toString();
   }

@@ -49,6 +49,12 @@ class DecisionReportTest {
         .contains(String.format(java.util.Locale.ROOT, "**%.1f %%", 100 * r.loggedSuccess().value()))
         .contains("| memrl:k2=1 |").contains("never at this logging configuration")
         .contains("1 malformed line(s)");
+    // issue 23 item 12: what an estimate is; a flagged configuration shows its flag, not a precise-looking number
+    assertThat(md).contains("this rule on our memory as it was (the logged memories and rewards), not a deployment");
+    String flagged = md.lines().filter(l -> l.startsWith("| memrl:k2=1 |")).findFirst().orElseThrow();
+    assertThat(flagged).contains(DecisionReport.FLAGGED).doesNotContain("[").doesNotContain("points");
+    String precision = md.lines().filter(l -> l.startsWith("| memrl:k2=1 |")).skip(1).findFirst().orElseThrow();
+    assertThat(precision).contains("— (flagged)").doesNotContain("%");
     assertThat(page).contains("<td>memrl</td>").doesNotContain("<script>").contains("(&#39;&lt;&#39; (code 60))");
     for (String chart : new String[] {"estimates.png", "estimates.svg", "precision.png", "precision.svg"}) {
       assertThat(dir.resolve("report").resolve(chart)).isNotEmptyFile();

@@ -43,6 +43,8 @@ class OpeValidationTest {
       assertThat(logs.filter(p -> p.toString().endsWith(".jsonl"))).hasSize(1);
     }
     assertThat(OpeValidation.markdown(r)).contains("| recurring-ops | memrl |");
+    assertThat(OpeValidation.markdown(r)).contains("Known-truth world").contains("per-task ledger");
+    assertThat(r.knownTruth().comparisons()).allSatisfy(c -> assertThat(c.flagged() || c.liveInInterval()).isTrue());
     assertThatThrownBy(() -> OpeValidation.run(new HashingEmbedder(), options, 0, OpeValidation.defaultCandidates(), dir,
         (environment, strategy, seed, epoch, accuracy) -> {}))
         .isInstanceOf(MemLoopException.class).hasMessageStartingWith("--epsilon");

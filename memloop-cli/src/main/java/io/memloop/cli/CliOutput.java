@@ -41,15 +41,25 @@ final class CliOutput {
     }
   }
 
-  /** "skipped N malformed WHAT:" and the first {@value #SHOWN}, one per line; nothing when none was skipped. */
+  /**
+   * Per kind of reason, "skipped N malformed WHAT:" (or "skipped N WHAT whose intent is over the 8192-character
+   * limit:") and the first {@value #SHOWN} of that kind, one per line; nothing when none was skipped.
+   */
   static void printSkipped(PrintWriter out, List<EventLogImport.Skipped> skipped, String what) {
-    if (skipped.isEmpty()) {
-      return;
-    }
-    out.printf(Locale.ROOT, "skipped %d malformed %s:%n", skipped.size(), what);
-    skipped.stream().limit(SHOWN).forEach(s -> out.println("  " + Text.printable(s.toString())));
-    if (skipped.size() > SHOWN) {
-      out.printf(Locale.ROOT, "  ... and %d more (--json lists them all)%n", skipped.size() - SHOWN);
+    for (EventLogImport.Skipped.Kind kind : EventLogImport.Skipped.Kind.values()) {
+      List<EventLogImport.Skipped> some = skipped.stream().filter(s -> s.kind() == kind).toList();
+      if (some.isEmpty()) {
+        continue;
+      }
+      out.printf(Locale.ROOT, switch (kind) {
+        case MALFORMED -> "skipped %d malformed %s:%n";
+        case INTENT_TOO_LONG -> "skipped %d %s whose intent is over the " + io.memloop.Checks.MAX_INTENT_CHARS
+            + "-character limit:%n";
+      }, some.size(), what);
+      some.stream().limit(SHOWN).forEach(s -> out.println("  " + Text.printable(s.toString())));
+      if (some.size() > SHOWN) {
+        out.printf(Locale.ROOT, "  ... and %d more (--json lists them all)%n", some.size() - SHOWN);
+      }
     }
   }
 }

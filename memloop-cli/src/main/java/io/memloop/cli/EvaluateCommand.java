@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
     description = {"Off-policy evaluation from an event log (docs/event-log.md): how each candidate configuration would "
         + "have done on the logged retrievals, estimated from the rewards the logging policy got (IPS, doubly robust, "
         + "direct method), with 95 %% intervals and effective sample size.",
-        "A candidate is a preset, optionally with knobs: memrl, similarity, 'memrl:lambda=0.8,k2=5'. It is evaluated greedy "
-        + "and without per-task learning (its ledger is not in the log)."})
+        "A candidate is a preset, optionally with knobs: memrl, similarity, 'memrl:lambda=0.8,k2=5'. It is evaluated greedy; "
+        + "one that learns per task (default) has its ledger replayed along the log, fed the logged rewards. A candidate "
+        + "the log cannot show is flagged: its warnings instead of numbers."})
 final class EvaluateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -59,11 +60,20 @@ final class EvaluateCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%-28s %7s %8s %22s %22s %22s %22s %8s%n", "candidate", "agree", "support", "success (IPS)",
         "success (SNIPS)", "success (DR)", "reward (DR)", "ESS");
     for (OffPolicyEvaluation.Report rep : r.reports()) {
-      out.printf(Locale.ROOT, "%-28s %7d %7.0f%% %22s %22s %22s %22s %8.0f%n", Text.printable(rep.candidate()), rep.agreeing(),
-          100.0 * rep.supported() / rep.decisions(), fmt(rep.ipsSuccess()), fmt(rep.snipsSuccess()), fmt(rep.drSuccess()),
-          fmt(rep.drReward()), rep.effectiveSampleSize());
+      if (rep.warnings().isEmpty()) {
+        out.printf(Locale.ROOT, "%-28s %7d %7.0f%% %22s %22s %22s %22s %8.0f%n", Text.printable(rep.candidate()), rep.agreeing(),
+            100.0 * rep.supported() / rep.decisions(), fmt(rep.ipsSuccess()), fmt(rep.snipsSuccess()), fmt(rep.drSuccess()),
+            fmt(rep.drReward()), rep.effectiveSampleSize());
+      } else { // flagged: the reasons instead of numbers that would look precise (--json keeps them)
+        out.printf(Locale.ROOT, "%-28s %7d %7.0f%%   not evaluable from this log (flagged):%n", Text.printable(rep.candidate()),
+            rep.agreeing(), 100.0 * rep.supported() / rep.decisions());
+      }
       rep.warnings().forEach(w -> out.println("  warning: " + w));
+      if (!rep.replayed().isEmpty()) {
+        out.println("  replayed: " + rep.replayed());
+      }
     }
+    out.println("Each estimate is this rule on our memory as it was (the logged memories and rewards), not a deployment.");
     if (!r.skipped().isEmpty()) {
       out.printf(Locale.ROOT, "skipped %d malformed line(s); first: %s%n", r.skipped().size(), Text.printable(r.skipped().getFirst().toString()));
     }

@@ -55,6 +55,9 @@ final class ImportCommand implements Callable<Integer> {
         o.put("rewardsReplayed", r.rewardsReplayed());
         o.put("rewardsForMemoriesNotInTheLog", r.rewardsForUnknownMemories());
         o.put("forgotten", r.forgotten());
+        Map<String, Object> byKind = new LinkedHashMap<>();
+        r.skippedByKind().forEach((k, n) -> byKind.put(k.label(), n));
+        o.put("skippedByReason", byKind);
         o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
         out.println(Json.write(o));
       } else {
@@ -67,6 +70,9 @@ final class ImportCommand implements Callable<Integer> {
               r.memories(), r.namespaces(), r.events(), r.rewardsReplayed(), r.rewardsForUnknownMemories(), r.forgotten());
         }
         CliOutput.printSkipped(out, r.skipped(), otlp ? "record(s) or run(s)" : "line(s)");
+        if (engine.eventLog != null) {
+          out.printf(java.util.Locale.ROOT, "logged a remember event per imported memory to %s%n", engine.eventLog);
+        }
       }
     }
     return 0;

@@ -24,6 +24,11 @@ final class IntentOptions {
     if (text != null && text.isBlank()) {
       throw MemLoopException.invalid("--intent", "must not be empty");
     }
+    if (text != null) { // the engine's bound, checked before a store is opened or made
+      io.memloop.Checks.intentLengthProblem(text).ifPresent(p -> {
+        throw MemLoopException.invalid("--intent", p);
+      });
+    }
     return Intent.of(text, vector);
   }
 }

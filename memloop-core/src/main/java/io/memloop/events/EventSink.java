@@ -40,6 +40,16 @@ public interface EventSink extends AutoCloseable {
    */
   default void remembered(String namespace, Instant at, Memory memory, boolean duplicate, @Nullable String retrievalId) {}
 
+  /**
+   * Memories an import stored in one batch ({@link io.memloop.MemLoop#importAll}), each a remembered
+   * experience that is no duplicate and names no retrieval. A durable sink may make them durable at once.
+   */
+  default void rememberedAll(String namespace, Instant at, List<Memory> memories) {
+    for (Memory m : memories) {
+      remembered(namespace, at, m, false, null);
+    }
+  }
+
   /** A deleted memory. */
   default void forgot(String namespace, Instant at, String memoryId) {}
 

@@ -40,11 +40,38 @@ public final class EventLogImport {
   private static final int UTILITIES_PER_RECORD = 1000;
   private static final int INSERT_BATCH = 1_000; // the store checks each memory of a batch against the batch: keep it small
 
-  /** A line that was not imported, and why. */
-  public record Skipped(String file, int line, String reason) {
+  /**
+   * A line, record or run that was not imported, and why: {@code kind} says which sort of reason (the import's
+   * summary counts them by kind), {@code reason} says it for this one.
+   */
+  public record Skipped(String file, int line, String reason, Kind kind) {
+    /** Why something was skipped, as the import's summary counts it. */
+    public enum Kind {
+      /** Not readable as what it should be (not JSON, a missing or mistyped field, no user message, ...). */
+      MALFORMED("malformed"),
+      /** An intent text over {@link io.memloop.Checks#MAX_INTENT_CHARS}, the bound every way in enforces. */
+      INTENT_TOO_LONG("intentTooLong");
+
+      private final String label;
+
+      Kind(String label) {
+        this.label = label;
+      }
+
+      /** Its name in JSON output. */
+      public String label() {
+        return label;
+      }
+    }
+
+    /** A malformed line, record or run. */
+    public Skipped(String file, int line, String reason) {
+      this(file, line, reason, Kind.MALFORMED);
+    }
+
     /** As JSON output shows it. */
     public Map<String, Object> json() {
-      return Map.of("file", file, "line", line, "reason", reason);
+      return Map.of("file", file, "line", line, "reason", reason, "kind", kind.label());
     }
 
     @Override
@@ -55,7 +82,17 @@ public final class EventLogImport {
 
   /** What an import did. */
   public record Result(int events, int memories, int namespaces, int rewardsReplayed, int rewardsForUnknownMemories,
-      int forgotten, List<Skipped> skipped) {}
+      int forgotten, List<Skipped> skipped) {
+    /** How many were skipped of each kind, every kind listed (0 when none), in {@link Skipped.Kind} order. */
+    public Map<Skipped.Kind, Integer> skippedByKind() {
+      Map<Skipped.Kind, Integer> n = new java.util.EnumMap<>(Skipped.Kind.class);
+      for (Skipped.Kind k : Skipped.Kind.values()) {
+        n.put(k, 0);
+      }
+      skipped.forEach(s -> n.merge(s.kind(), 1, Integer::sum));
+      return n;
+    }
+  }
 
   private static final class Planned {
     final String ns;
@@ -96,7 +133,7 @@ public final class EventLogImport {
     EventLogImport im = new EventLogImport();
     im.readAll(input, loop.config());
     if (strict && !im.skipped.isEmpty()) {
-      throw MemLoopException.invalid("--input", im.skipped.size() + " malformed line(s), nothing imported (--strict); first: "
+      throw MemLoopException.invalid("--input", im.refusal("line(s)") + ", nothing imported (--strict); first: "
           + im.skipped.getFirst());
     }
     return im.write(loop);
@@ -116,7 +153,7 @@ public final class EventLogImport {
     EventLogImport im = new EventLogImport();
     List<OtlpTraces.Episode> runs = OtlpTraces.read(input, im.skipped);
     if (strict && !im.skipped.isEmpty()) {
-      throw MemLoopException.invalid("--input", im.skipped.size() + " malformed record(s) or run(s), nothing imported "
+      throw MemLoopException.invalid("--input", im.refusal("record(s) or run(s)") + ", nothing imported "
           + "(--strict); first: " + im.skipped.getFirst());
     }
     if (runs.isEmpty()) {
@@ -137,8 +174,24 @@ public final class EventLogImport {
     return im.write(loop);
   }
 
+  /** "2 malformed line(s) and 1 whose intent is over the limit of 8192 characters", for a strict refusal. */
+  private String refusal(String what) {
+    long tooLong = skipped.stream().filter(s -> s.kind() == Skipped.Kind.INTENT_TOO_LONG).count();
+    long malformed = skipped.size() - tooLong;
+    String over = "whose intent is over the limit of " + io.memloop.Checks.MAX_INTENT_CHARS + " characters";
+    return malformed == 0 ? tooLong + " " + what + " " + over
+        : malformed + " malformed " + what + (tooLong == 0 ? "" : " and " + tooLong + " " + over);
+  }
+
   private void readAll(Path input, MemLoopConfig fallback) {
     EventLogFiles.read(input, skipped, (file, line, e) -> {
+      if (e.get("type").asText().equals("remember") && e.path("intent").isTextual()) {
+        String tooLong = io.memloop.Checks.intentLengthProblem(e.get("intent").asText()).orElse(null);
+        if (tooLong != null) { // what remember would refuse: skipped, its rewards and forget then name an unknown memory
+          skipped.add(new Skipped(file, line, "intent: " + tooLong, Skipped.Kind.INTENT_TOO_LONG));
+          return null;
+        }
+      }
       String problem = accept(e, fallback);
       if (problem == null) {
         events++;
@@ -263,7 +316,8 @@ public final class EventLogImport {
             p.experience, p.outcome, p.q, now));
         end++;
       }
-      List<Memory> stored = store.insertAll(batch, loop.config(ns).mergeThreshold());
+      // through the engine, which logs a remember per memory when this process keeps an event log
+      List<Memory> stored = loop.importAll(ns, batch);
       for (int j = 0; j < stored.size(); j++) {
         Planned p = planned.get(i + j);
         if (p.visits > 0) {

@@ -203,7 +203,20 @@ public final class JsonlEventLog implements EventSink {
 
   @Override
   public void remembered(String namespace, Instant at, Memory m, boolean duplicate, @Nullable String retrievalId) {
-    append("remember", namespace, at, true, g -> {
+    remembered(namespace, at, m, duplicate, retrievalId, true);
+  }
+
+  /** One line per memory and one fsync after the last (a sync makes every earlier byte durable). */
+  @Override
+  public void rememberedAll(String namespace, Instant at, List<Memory> memories) {
+    for (int i = 0; i < memories.size(); i++) {
+      remembered(namespace, at, memories.get(i), false, null, i == memories.size() - 1);
+    }
+  }
+
+  private void remembered(String namespace, Instant at, Memory m, boolean duplicate, @Nullable String retrievalId,
+      boolean durable) {
+    append("remember", namespace, at, durable, g -> {
       g.writeStringField("memoryId", m.id());
       g.writeStringField("intentId", m.intentId());
       g.writeStringField("intent", m.intentText());

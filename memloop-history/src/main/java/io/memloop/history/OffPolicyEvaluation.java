@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.Candidate;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
+import io.memloop.OfflineLearning;
 import io.memloop.OfflineSelection;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.store.TaskNote;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Off-policy evaluation from an event log: how a candidate configuration would have done on the logged
@@ -56,19 +61,32 @@ public final class OffPolicyEvaluation {
    */
   public record Slates(double meanShown, double meanPromptChars, int decisionsWithTexts) {}
 
-  /** A candidate configuration's estimates over {@code decisions} logged decisions. */
+  /**
+   * A candidate configuration's estimates over {@code decisions} logged decisions; {@code replayed} says what state
+   * learned along the way was replayed along the log to make its choices (empty when its choices depend on none).
+   */
   public record Report(String candidate, int decisions, int agreeing, int supported, int departures,
       double expectedMatches, double effectiveSampleSize,
       Estimate ipsReward, Estimate drReward, double dmReward, Estimate ipsSuccess, Estimate drSuccess,
-      Estimate snipsSuccess, Estimate drSuccessGain, Slates slates, double evaluationSeconds, List<String> warnings) {}
+      Estimate snipsSuccess, Estimate drSuccessGain, Slates slates, double evaluationSeconds, List<String> warnings,
+      String replayed) {}
 
   /** The logged policy's own value (on-policy mean), and a report per candidate. */
   public record Result(int decisions, double loggedReward, Estimate loggedSuccess, Slates logged, String firstAt,
       String lastAt, List<String> namespaces, List<Report> reports,
       List<EventLogImport.Skipped> skipped) {}
 
-  private record Decision(String ns, String at, List<Candidate> pool, Set<String> logged, double propensity,
-      double reward, double success, MemLoopConfig config) {}
+  /**
+   * A logged retrieval with its reward.
+   *
+   * @param task the task's identity as per-task learning keys it (intent text, else the logged embedding); null
+   *     when the log holds neither
+   * @param shown the logged slate in the order shown
+   * @param noteDepth {@link io.memloop.store.TaskNote#NEWEST} when a long failure note was shown shortened, else WHOLE
+   * @param used the memories the reward named as used; null when it did not say
+   */
+  record Decision(String ns, String at, @Nullable String task, List<Candidate> pool, Set<String> logged, List<String> shown,
+      int noteDepth, @Nullable List<String> used, double propensity, double reward, double success, MemLoopConfig config) {}
 
   /** Below this many expected exploratory matches of a candidate's departures, its estimates are flagged. */
   static final int MIN_EXPECTED_MATCHES = 30;
@@ -85,6 +103,7 @@ public final class OffPolicyEvaluation {
     Map<String, JsonNode> retrievals = new HashMap<>(); // ns/retrievalId -> event, until rewarded
     Map<String, MemLoopConfig> retrievalConfig = new HashMap<>();
     Map<String, Integer> experienceChars = new HashMap<>(); // ns/memoryId -> length of its experience text
+    Map<String, Map<String, OfflineLearning.Known>> known = new HashMap<>(); // ns -> memoryId -> outcome and text
     List<Decision> decisions = new ArrayList<>();
     List<EventLogImport.Skipped> skipped = new ArrayList<>();
     EventLogFiles.read(input, skipped, (file, line, e) -> {
@@ -118,12 +137,14 @@ public final class OffPolicyEvaluation {
           JsonNode r = retrievals.remove(key);
           if (r != null) {
             MemLoopConfig c = retrievalConfig.remove(key);
-            decisions.add(decision(ns, r, c, e.get("reward").asDouble()));
+            decisions.add(decision(ns, r, c, e, known.getOrDefault(ns, Map.of())));
           }
         }
         case "remember" -> {
           if (e.path("memoryId").isTextual() && e.path("experience").isTextual()) {
             experienceChars.putIfAbsent(ns + "/" + e.get("memoryId").asText(), e.get("experience").asText().length());
+            known.computeIfAbsent(ns, k -> new HashMap<>()).putIfAbsent(e.get("memoryId").asText(),
+                new OfflineLearning.Known(outcome(e.path("outcome").asText()), e.get("experience").asText()));
           }
         }
         default -> { }
@@ -135,9 +156,9 @@ public final class OffPolicyEvaluation {
     }
     RewardModel model = new RewardModel(decisions);
     double loggedReward = decisions.stream().mapToDouble(Decision::reward).average().orElse(0);
-    Estimate loggedSuccess = interval(decisions.stream().mapToDouble(Decision::success).toArray());
+    Estimate loggedSuccess = interval(decisions.stream().mapToDouble(Decision::success).toArray(), 0, 1);
     List<Report> reports = new ArrayList<>();
-    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model, experienceChars)));
+    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model, experienceChars, known)));
     Slates logged = slates(decisions, decisions.stream().map(Decision::logged).toList(), experienceChars);
     List<String> at = decisions.stream().map(Decision::at).sorted().toList();
     List<String> namespaces = decisions.stream().map(Decision::ns).distinct().sorted().toList();
@@ -145,7 +166,17 @@ public final class OffPolicyEvaluation {
         List.copyOf(skipped));
   }
 
-  private static Decision decision(String ns, JsonNode r, MemLoopConfig config, double reward) {
+  private static Outcome outcome(String text) {
+    return switch (text) {
+      case "success" -> Outcome.SUCCESS;
+      case "failure" -> Outcome.FAILURE;
+      default -> Outcome.UNKNOWN;
+    };
+  }
+
+  private static Decision decision(String ns, JsonNode r, MemLoopConfig config, JsonNode rewardEvent,
+      Map<String, OfflineLearning.Known> known) {
+    double reward = rewardEvent.get("reward").asDouble();
     List<Candidate> pool = new ArrayList<>();
     Set<String> logged = new HashSet<>();
     for (JsonNode c : r.get("candidates")) {
@@ -156,8 +187,34 @@ public final class OffPolicyEvaluation {
         logged.add(cand.memoryId());
       }
     }
+    List<String> shown = new ArrayList<>();
+    if (r.path("selected").isArray()) {
+      r.get("selected").forEach(id -> shown.add(id.asText()));
+    }
+    if (!new HashSet<>(shown).equals(logged)) { // an older log without the order: the pool's order
+      shown.clear();
+      pool.stream().filter(Candidate::selected).forEach(c -> shown.add(c.memoryId()));
+    }
+    int depth = TaskNote.WHOLE;
+    JsonNode parts = r.path("parts");
+    for (String id : shown) {
+      OfflineLearning.Known k = known.get(id);
+      if (parts.path(id).isInt() && k != null && parts.get(id).asInt() < Memory.parts(k.experience()).size()) {
+        depth = TaskNote.NEWEST;
+      }
+    }
+    String task = r.path("intent").isTextual() ? r.get("intent").asText()
+        : r.path("embedding").isArray() ? "embedding:" + r.get("embedding") : null;
+    List<String> used = null;
+    if (rewardEvent.path("usedMemoryIds").isArray()) {
+      used = new ArrayList<>();
+      for (JsonNode id : rewardEvent.get("usedMemoryIds")) {
+        used.add(id.asText());
+      }
+    }
     double mid = (config.rewardMin() + config.rewardMax()) / 2;
-    return new Decision(ns, r.get("at").asText(), pool, logged, propensity(pool, config), reward, reward > mid ? 1 : 0, config);
+    return new Decision(ns, r.get("at").asText(), task, pool, logged, List.copyOf(shown), depth, used,
+        propensity(pool, config), reward, reward > mid ? 1 : 0, config);
   }
 
   /** The probability that the logging policy selected exactly the logged slate. */
@@ -219,9 +276,10 @@ public final class OffPolicyEvaluation {
   }
 
   private static Report evaluate(String name, MemLoopConfig config, List<Decision> decisions, RewardModel model,
-      Map<String, Integer> experienceChars) {
+      Map<String, Integer> experienceChars, Map<String, Map<String, OfflineLearning.Known>> known) {
     long started = System.nanoTime();
     int n = decisions.size();
+    CandidatePolicy policy = new CandidatePolicy(config);
     List<Set<String>> slates = new ArrayList<>(n);
     double[] gain = new double[n];
     double[] ips = new double[n];
@@ -236,35 +294,57 @@ public final class OffPolicyEvaluation {
     int departures = 0;
     double expectedMatches = 0;
     double[] w = new double[n];
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = new ArrayList<>(policy.unseeable(name, decisions, known));
+    boolean replay = policy.replaysLearning() && warnings.isEmpty();
     int zeroPropensity = 0;
     for (int i = 0; i < n; i++) {
       Decision d = decisions.get(i);
-      Set<String> mine = new HashSet<>(OfflineSelection.select(d.pool(), config));
-      slates.add(mine);
-      double pMine = probability(mine, d.pool(), d.config());
-      supported += pMine > 0 ? 1 : 0;
+      // the candidate's slates here: one, or (replaying per-task learning) one per outcome of its own draws
+      List<OfflineLearning.Choice> choices = replay ? policy.choose(d, known)
+          : List.of(new OfflineLearning.Choice(OfflineSelection.select(d.pool(), config), TaskNote.NO_DRAW, 1));
       double eps = d.config().exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? d.config().epsilon() : 0;
-      if (pMine < 1 - eps || pMine == 0) { // not the logging policy's own greedy choice
-        departures++;
-        expectedMatches += pMine;
+      double pLogged = 0; // the candidate's probability of the logged action
+      double predMine = 0;
+      double succMine = 0;
+      boolean allSupported = true;
+      boolean departs = false;
+      Set<String> likeliest = Set.of();
+      double best = -1;
+      for (OfflineLearning.Choice c : choices) {
+        Set<String> mine = new HashSet<>(c.slate());
+        double pMu = probability(mine, d.pool(), d.config());
+        allSupported &= pMu > 0 || c.probability() == 0;
+        if (c.probability() > 0 && (pMu < 1 - eps || pMu == 0)) { // not the logging policy's own greedy choice
+          departs = true;
+          expectedMatches += c.probability() * pMu;
+        }
+        pLogged += CandidatePolicy.isLogged(c, d) ? c.probability() : 0;
+        predMine += c.probability() * model.reward(d.ns(), mine);
+        succMine += c.probability() * model.success(d.ns(), mine);
+        if (c.probability() > best) {
+          best = c.probability();
+          likeliest = mine;
+        }
       }
-      boolean agree = mine.equals(d.logged());
+      if (replay) {
+        policy.learn(d, known); // after choosing: the candidate has seen only the log's earlier rewards
+      }
+      slates.add(likeliest);
+      supported += allSupported ? 1 : 0;
+      departures += departs ? 1 : 0;
       double weight = 0;
-      if (agree) {
+      if (pLogged > 0) {
         if (d.propensity() <= 0) {
           zeroPropensity++;
         } else {
-          weight = 1 / d.propensity();
+          weight = pLogged / d.propensity();
           agreeing++;
         }
       }
       sumW += weight;
       sumW2 += weight * weight;
       w[i] = weight;
-      double predMine = model.reward(d.ns(), mine);
       double predLogged = model.reward(d.ns(), d.logged());
-      double succMine = model.success(d.ns(), mine);
       double succLogged = model.success(d.ns(), d.logged());
       ips[i] = weight * d.reward();
       dr[i] = predMine + weight * (d.reward() - predLogged);
@@ -295,9 +375,14 @@ public final class OffPolicyEvaluation {
       warnings.add(zeroPropensity + " logged slates had probability 0 under the logged configuration (a log written "
           + "under another configuration than the one recorded?)");
     }
-    return new Report(name, n, agreeing, supported, departures, expectedMatches, ess, interval(ips), interval(dr), dm / n, interval(ipsS), interval(drS),
-        selfNormalized(w, decisions), interval(gain), slates(decisions, slates, experienceChars),
-        (System.nanoTime() - started) / 1e9, List.copyOf(warnings));
+    double rMin = decisions.stream().mapToDouble(d -> d.config().rewardMin()).min().orElse(0);
+    double rMax = decisions.stream().mapToDouble(d -> d.config().rewardMax()).max().orElse(1);
+    String replayed = replay ? "its per-task ledger, replayed along the log: at each decision it chooses with what it "
+        + "would have learned from the log's earlier rewards (of the logged slates, not of its own choices)" : "";
+    return new Report(name, n, agreeing, supported, departures, expectedMatches, ess, interval(ips, rMin, rMax),
+        interval(dr, rMin, rMax), dm / n, interval(ipsS, 0, 1), interval(drS, 0, 1),
+        selfNormalized(w, decisions), interval(gain, -1, 1), slates(decisions, slates, experienceChars),
+        (System.nanoTime() - started) / 1e9, List.copyOf(warnings), replayed);
   }
 
   private static Slates slates(List<Decision> decisions, List<Set<String>> slates, Map<String, Integer> experienceChars) {
@@ -348,7 +433,12 @@ public final class OffPolicyEvaluation {
     return new Estimate(v, Math.max(0, v - 1.96 * se), Math.min(1, v + 1.96 * se));
   }
 
-  private static Estimate interval(double[] x) {
+  /**
+   * The mean of {@code x} with a 95 % normal interval, each clipped to [{@code min}, {@code max}], the range the
+   * estimated quantity lies in: a per-decision IPS term can exceed it (a weight of 30 times a reward of 1), the
+   * quantity cannot.
+   */
+  private static Estimate interval(double[] x, double min, double max) {
     int n = x.length;
     double mean = 0;
     for (double v : x) {
@@ -360,7 +450,11 @@ public final class OffPolicyEvaluation {
       var += (v - mean) * (v - mean);
     }
     double se = n > 1 ? Math.sqrt(var / (n - 1) / n) : Double.NaN;
-    return new Estimate(mean, mean - 1.96 * se, mean + 1.96 * se);
+    return new Estimate(clip(mean, min, max), clip(mean - 1.96 * se, min, max), clip(mean + 1.96 * se, min, max));
+  }
+
+  private static double clip(double v, double min, double max) {
+    return Double.isFinite(v) ? Math.max(min, Math.min(max, v)) : v;
   }
 
   /** Per-memory mean logged reward (and success) when shown; a slate's prediction is the mean over its memories. */

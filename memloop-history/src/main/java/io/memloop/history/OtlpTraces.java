@@ -132,8 +132,15 @@ public final class OtlpTraces {
 
   /** A run that cannot become an episode, and why. */
   private static final class Reject extends Exception {
+    final EventLogImport.Skipped.Kind kind;
+
     Reject(String reason) {
+      this(reason, EventLogImport.Skipped.Kind.MALFORMED);
+    }
+
+    Reject(String reason, EventLogImport.Skipped.Kind kind) {
       super(reason, null, false, false);
+      this.kind = kind;
     }
   }
 
@@ -802,7 +809,7 @@ public final class OtlpTraces {
       try {
         out.add(new Ranked(episode(run, all, scores), run.spanId()));
       } catch (Reject r) {
-        skip(run.file(), run.line(), run.ref() + ": " + r.getMessage());
+        skipped.add(new EventLogImport.Skipped(run.file(), run.line(), run.ref() + ": " + r.getMessage(), r.kind));
       }
     }
   }
@@ -850,6 +857,10 @@ public final class OtlpTraces {
     String intent = intent(run, all);
     if (intent == null) {
       throw new Reject("no user message to take the intent from");
+    }
+    String tooLong = io.memloop.Checks.intentLengthProblem(intent).orElse(null);
+    if (tooLong != null) { // the bound every way in enforces: the engine would refuse this intent
+      throw new Reject("intent (the first user message) " + tooLong, EventLogImport.Skipped.Kind.INTENT_TOO_LONG);
     }
     String experience = experience(run, all);
     Outcome outcome = given != null ? given : evals.isEmpty() ? statusOutcome(run) : labelOutcome(evals);

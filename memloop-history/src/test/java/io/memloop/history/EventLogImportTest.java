@@ -144,4 +144,96 @@ class EventLogImportTest {
           .isInstanceOf(MemLoopException.class).hasMessageContaining("no agent run");
     }
   }
+
+  // ------------------------------------------------------------ issue 23 item 13: the new history is complete
+
+  private static Map<String, String> byId(MemLoop loop, String ns) {
+    Map<String, String> out = new TreeMap<>();
+    loop.store().forEachMemory(ns, m -> out.put(m.id(), m.experience()));
+    return out;
+  }
+
+  private static Map<String, String> rememberedById(List<com.fasterxml.jackson.databind.JsonNode> events) {
+    Map<String, String> out = new TreeMap<>();
+    events.stream().filter(e -> e.get("type").asText().equals("remember"))
+        .forEach(e -> out.put(e.get("memoryId").asText(), e.get("experience").asText()));
+    return out;
+  }
+
+  @Test
+  void anImportIntoAProcessWithAnEventLogLogsARememberPerImportedMemory() throws IOException {
+    history(dir.resolve("log"));
+    EventLogImport.Result r;
+    Map<String, String> stored;
+    Map<String, String> utilities = new TreeMap<>();
+    try (MemLoop target = engine(new JsonlEventLog(dir.resolve("new")), null)) {
+      r = EventLogImport.run(dir.resolve("log"), true, target);
+      stored = byId(target, "ops");
+      target.store().forEachMemory("ops", m -> utilities.put(m.experience(), m.q() + "/" + m.intentText()));
+    }
+    List<com.fasterxml.jackson.databind.JsonNode> events = JsonlEventLogTest.read(dir.resolve("new"));
+    assertThat(events.getFirst().get("type").asText()).isEqualTo("config");
+    assertThat(events).filteredOn(e -> e.get("type").asText().equals("remember")).hasSize(r.memories())
+        .allSatisfy(e -> {
+          assertThat(e.get("duplicate").asBoolean()).isFalse();
+          assertThat(e.has("retrievalId")).isFalse();
+        });
+    assertThat(rememberedById(events)).isEqualTo(stored).hasSize(r.memories());
+    // the new history is enough to rebuild the store: the same memories, with the utilities the import gave them
+    try (MemLoop again = engine(null, null)) {
+      EventLogImport.Result r2 = EventLogImport.run(dir.resolve("new"), true, again);
+      assertThat(r2.memories()).isEqualTo(r.memories());
+      Map<String, String> rebuilt = new TreeMap<>();
+      again.store().forEachMemory("ops", m -> rebuilt.put(m.experience(), m.q() + "/" + m.intentText()));
+      assertThat(rebuilt).isEqualTo(utilities);
+      assertThat(again.recordedConfig("ops").orElseThrow()).isEqualTo(CONFIG);
+    }
+  }
+
+  @Test
+  void anOtlpImportIntoAProcessWithAnEventLogLogsARememberPerRun() throws Exception {
+    Path fixture = Path.of(java.util.Objects.requireNonNull(getClass().getResource("/otlp/agent-run.json")).toURI());
+    Map<String, String> stored;
+    try (MemLoop loop = engine(new JsonlEventLog(dir.resolve("new")), null)) {
+      assertThat(EventLogImport.runOtlp(fixture, true, loop, "weather").memories()).isEqualTo(1);
+      stored = byId(loop, "weather");
+    }
+    List<com.fasterxml.jackson.databind.JsonNode> events = JsonlEventLogTest.read(dir.resolve("new"));
+    assertThat(events).extracting(e -> e.get("type").asText()).containsExactly("config", "remember");
+    assertThat(events.get(1).get("intent").asText()).isEqualTo("What is the weather in Paris right now?");
+    assertThat(events.get(1).get("outcome").asText()).isEqualTo("success");
+    assertThat(rememberedById(events)).isEqualTo(stored);
+  }
+
+  @Test
+  void aRememberLineWhoseIntentIsOverTheBoundIsSkippedAndCountedByItsReason() throws IOException {
+    Path log = dir.resolve("log");
+    try (MemLoop loop = engine(new JsonlEventLog(log), null)) {
+      loop.remember("ops", Intent.ofText("short task"), "did it", Outcome.SUCCESS);
+    }
+    Path file;
+    try (var files = Files.list(log)) {
+      file = files.findFirst().orElseThrow();
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    var remember = (com.fasterxml.jackson.databind.node.ObjectNode) JsonlEventLogTest.read(log).get(1);
+    String atBound = "b".repeat(io.memloop.Checks.MAX_INTENT_CHARS);
+    String over = "o".repeat(io.memloop.Checks.MAX_INTENT_CHARS + 1);
+    Files.writeString(file, json.writeValueAsString(remember.deepCopy().put("seq", 3).put("memoryId", "m8")
+        .put("intent", atBound).put("experience", "at the bound")) + "\n"
+        + json.writeValueAsString(remember.deepCopy().put("seq", 4).put("memoryId", "m9")
+        .put("intent", over).put("experience", "over the bound")) + "\n", StandardOpenOption.APPEND);
+
+    try (MemLoop target = engine(null, null)) {
+      assertThatThrownBy(() -> EventLogImport.run(log, true, target)).isInstanceOf(MemLoopException.class)
+          .hasMessageContaining("--strict").hasMessageContaining("1 line(s) whose intent is over the limit of 8192 characters");
+      EventLogImport.Result r = EventLogImport.run(log, false, target);
+      assertThat(r.memories()).isEqualTo(2);
+      assertThat(r.skipped()).singleElement().isEqualTo(new EventLogImport.Skipped(file.getFileName().toString(), 4,
+          "intent: is 8193 characters, over the limit of 8192", EventLogImport.Skipped.Kind.INTENT_TOO_LONG));
+      assertThat(r.skippedByKind()).containsExactly(Map.entry(EventLogImport.Skipped.Kind.MALFORMED, 0),
+          Map.entry(EventLogImport.Skipped.Kind.INTENT_TOO_LONG, 1));
+      assertThat(byId(target, "ops").values()).containsExactlyInAnyOrder("did it", "at the bound");
+    }
+  }
 }

@@ -127,4 +127,20 @@ class JsonlEventLogTest {
         .isInstanceOf(MemLoopException.class).hasMessageStartingWith("eventLog:");
     assertThatThrownBy(() -> new JsonlEventLog(dir, 10, false)).hasMessageContaining("eventLog");
   }
+
+  @Test
+  void aProcessWhoseFirstEventIsAForgetLogsTheNamespaceConfigurationFirst() throws IOException {
+    InMemoryStore store = new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION);
+    // another process (no event log) remembered it; this one only forgets
+    Memory m = MemLoop.builder().store(store).embedder(new HashingEmbedder()).build()
+        .remember("team-a", Intent.ofText("restart nginx"), "systemctl restart nginx", Outcome.SUCCESS);
+    try (MemLoop loop = MemLoop.builder().store(store).embedder(new HashingEmbedder()).events(new JsonlEventLog(dir)).build()) {
+      loop.forget("team-a", m.id());
+    }
+    List<JsonNode> events = read(dir);
+    assertThat(events).extracting(e -> e.get("type").asText()).containsExactly("config", "forget");
+    assertThat(events.get(0).get("ns").asText()).isEqualTo("team-a");
+    assertThat(events.get(0).get("knobs").isObject()).isTrue();
+    assertThat(events.get(1).get("memoryId").asText()).isEqualTo(m.id());
+  }
 }

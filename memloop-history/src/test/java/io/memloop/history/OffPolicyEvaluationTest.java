@@ -187,4 +187,32 @@ class OffPolicyEvaluationTest {
     assertThat(k1.departures()).isEqualTo(k1.decisions());
     assertThat(k1.warnings()).anyMatch(w -> w.contains("could not have chosen")).anyMatch(w -> w.contains("departs"));
   }
+
+  @Test
+  void intervalsStayWithinTheRangeOfWhatTheyEstimate() {
+    // logged: the explored memory d (probability 0.9/4), rewarded 1 twice; the candidate always picks d: IPS terms of 4.4
+    MemLoopConfig log = logging(0).toBuilder().set("k2", "1").set("exploration", "EPSILON_GREEDY").set("epsilon", "0.9").build();
+    MemLoopConfig bySimilarity = logging(0).toBuilder().set("k2", "1").build();
+    Instant t = Instant.parse("2026-11-01T00:00:00Z");
+    try (JsonlEventLog events = new JsonlEventLog(dir)) {
+      events.configured("w", t, log);
+      for (int d = 0; d < 3; d++) {
+        List<Candidate> pool = List.of(new Candidate("m1", 0.6, 1, 0, false, 0.1 + 0.225),
+            new Candidate("m2", 0.5, 0, 0, false, 0.225), new Candidate("m3", 0.5, 0, 0, false, 0.225),
+            new Candidate("m4", 0.9, 0, 0, true, 0.225));
+        Memory shown = new Memory("m4", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t);
+        events.retrieved("w", t, Intent.ofText("task"), new float[] {1}, new Retrieval("r" + d, "w", pool, List.of(shown)));
+        events.rewarded("w", t, new RewardResult("r" + d, d < 2 ? 1 : 0.9, List.of()), null);
+      }
+    }
+    OffPolicyEvaluation.Report rep = OffPolicyEvaluation.run(dir, Map.of("sim", bySimilarity), log).reports().getFirst();
+    assertThat(rep.agreeing()).isEqualTo(3);
+    for (OffPolicyEvaluation.Estimate e : List.of(rep.ipsSuccess(), rep.drSuccess(), rep.snipsSuccess())) {
+      assertThat(List.of(e.value(), e.low(), e.high())).as("%s", e).allSatisfy(v -> assertThat(v).isBetween(0.0, 1.0));
+    }
+    for (OffPolicyEvaluation.Estimate e : List.of(rep.ipsReward(), rep.drReward())) {
+      assertThat(List.of(e.value(), e.low(), e.high())).as("%s", e).allSatisfy(v -> assertThat(v).isBetween(-1.0, 1.0));
+    }
+    assertThat(List.of(rep.drSuccessGain().low(), rep.drSuccessGain().high())).allSatisfy(v -> assertThat(v).isBetween(-1.0, 1.0));
+  }
 }

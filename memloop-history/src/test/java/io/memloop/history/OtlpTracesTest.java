@@ -446,4 +446,17 @@ class OtlpTracesTest {
         .hasMessage("--input: " + dir + " holds no .json or .jsonl file");
     assertThat(skipped).isEmpty();
   }
+
+  @Test
+  void aRunWhoseUserMessageIsOverTheIntentBoundIsSkippedAsSuch() {
+    String huge = span(T1, "9000000000000001", "", 0, attrs(op("invoke_agent"), user("x".repeat(1_000_009)), assistant("done")));
+    String atBound = span(T2, "9000000000000002", "", 1,
+        attrs(op("invoke_agent"), user("y".repeat(io.memloop.Checks.MAX_INTENT_CHARS)), assistant("done")));
+
+    List<Episode> episodes = read(write("big.jsonl", spans(huge, atBound)));
+
+    assertThat(episodes).extracting(Episode::traceId).containsExactly(T2);
+    assertThat(skipped).containsExactly(new Skipped("big.jsonl", 1, "trace " + T1 + " span 9000000000000001: intent (the "
+        + "first user message) is 1000009 characters, over the limit of 8192", Skipped.Kind.INTENT_TOO_LONG));
+  }
 }

@@ -1,0 +1,102 @@
+package io.memloop.history;
+
+import io.memloop.Candidate;
+import io.memloop.MemLoopConfig;
+import io.memloop.OfflineLearning;
+import io.memloop.OfflineSelection;
+import io.memloop.store.TaskNote;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a candidate configuration chooses at each logged decision, fed in log order: a configuration without state
+ * learned along the way chooses greedily from the logged pool ({@link OfflineSelection}); one with per-task
+ * learning has its ledger replayed along the log ({@link OfflineLearning}), so that at each decision it chooses
+ * with what it would have learned from the log's earlier rewards, and may choose among several slates by its own
+ * draws. One instance per candidate and evaluation; not thread-safe.
+ */
+final class CandidatePolicy {
+  private final MemLoopConfig config;
+  private final Map<String, OfflineLearning> learners = new HashMap<>(); // per namespace
+
+  CandidatePolicy(MemLoopConfig config) {
+    this.config = config;
+  }
+
+  boolean replaysLearning() {
+    return OfflineLearning.learnsPerTask(config);
+  }
+
+  /** The candidate's slates at {@code d}, with their probabilities (summing to 1). */
+  List<OfflineLearning.Choice> choose(OffPolicyEvaluation.Decision d, Map<String, Map<String, OfflineLearning.Known>> memories) {
+    if (!replaysLearning()) {
+      return List.of(new OfflineLearning.Choice(OfflineSelection.select(d.pool(), config), TaskNote.NO_DRAW, 1));
+    }
+    return learners.computeIfAbsent(d.ns(), ns -> new OfflineLearning(config)).choose(d.ns(), d.task(), d.pool(),
+        memories.getOrDefault(d.ns(), Map.of()));
+  }
+
+  /** Feeds the logged outcome of {@code d}, the decision {@link #choose} was last asked about. */
+  void learn(OffPolicyEvaluation.Decision d, Map<String, Map<String, OfflineLearning.Known>> memories) {
+    if (replaysLearning()) {
+      learners.get(d.ns()).learn(d.shown(), d.noteDepth(), d.reward(), d.used(),
+          memories.getOrDefault(d.ns(), Map.of()));
+    }
+  }
+
+  /** Whether {@code choice} is the logged action of {@code d}: the same memories, and the same note depth if drawn. */
+  static boolean isLogged(OfflineLearning.Choice choice, OffPolicyEvaluation.Decision d) {
+    return choice.slate().size() == d.logged().size() && d.logged().containsAll(choice.slate())
+        && (choice.noteDepth() == TaskNote.NO_DRAW || choice.noteDepth() == d.noteDepth());
+  }
+
+  /**
+   * Why the log cannot show this candidate's state, for {@code decisions}; empty when it can. The per-task ledger
+   * needs each task's identity (its intent text, or its logged embedding) and each pooled memory's outcome (its
+   * {@code remember} event); utilities learned by other knobs than the logged ones matter where Q ranks (λ > 0).
+   */
+  List<String> unseeable(String name, List<OffPolicyEvaluation.Decision> decisions,
+      Map<String, Map<String, OfflineLearning.Known>> memories) {
+    List<String> out = new java.util.ArrayList<>();
+    int n = decisions.size();
+    if (replaysLearning()) {
+      long anonymous = decisions.stream().filter(d -> d.task() == null).count();
+      if (anonymous > 0) {
+        out.add(String.format(java.util.Locale.ROOT, "'%s' learns per task, and %d of %d logged retrievals name no task "
+            + "(no intent text, no logged embedding): its per-task ledger cannot be replayed along this log", name,
+            anonymous, n));
+      }
+      java.util.TreeSet<String> unknown = new java.util.TreeSet<>();
+      for (OffPolicyEvaluation.Decision d : decisions) {
+        for (Candidate c : d.pool()) {
+          if (!memories.getOrDefault(d.ns(), Map.of()).containsKey(c.memoryId())) {
+            unknown.add(c.memoryId());
+          }
+        }
+      }
+      if (!unknown.isEmpty()) {
+        out.add(String.format(java.util.Locale.ROOT, "'%s' learns per task from which memories are success experiences, "
+            + "and %d pooled memories (first %s) have no remember event in the log (remembered before it started): "
+            + "their outcomes, and so its per-task ledger, cannot be replayed", name, unknown.size(), unknown.first()));
+      }
+    }
+    if (config.lambda() > 0) {
+      long differ = decisions.stream().filter(d -> !sameUtilityLearning(d.config())).count();
+      if (differ > 0) {
+        out.add(String.format(java.util.Locale.ROOT, "'%s' ranks by utility (lambda=%s) learned with other knobs than the "
+            + "logging policy's (alpha, reward range, initial utilities, gamma) in %d of %d decisions: the log holds the "
+            + "logging policy's utilities, not the ones it would have learned", name, config.lambda(), differ, n));
+      }
+    }
+    return out;
+  }
+
+  private boolean sameUtilityLearning(MemLoopConfig logged) {
+    return logged.alpha() == config.alpha() && logged.rewardMin() == config.rewardMin()
+        && logged.rewardMax() == config.rewardMax() && logged.gamma() == config.gamma()
+        && logged.initialQ(io.memloop.Outcome.SUCCESS) == config.initialQ(io.memloop.Outcome.SUCCESS)
+        && logged.initialQ(io.memloop.Outcome.FAILURE) == config.initialQ(io.memloop.Outcome.FAILURE)
+        && logged.initialQ(io.memloop.Outcome.UNKNOWN) == config.initialQ(io.memloop.Outcome.UNKNOWN);
+  }
+}
