@@ -96,6 +96,7 @@ final class StoreOpener {
       throws IOException {
     StoreMeta meta = readOrCreateMeta(dir, dimension, options);
     SettingsFile settings = SettingsFile.read(dir);
+    settings.checkBoundTo(meta);
     Path indexPath = dir.resolve(StoreFiles.INDEX_DIR);
     long commitLsn = VectorIndex.committedLsn(indexPath);
 
@@ -181,6 +182,14 @@ final class StoreOpener {
     for (Path p : StoreFiles.temporaries(dir)) {
       Files.deleteIfExists(p);
     }
+    Path metaFile = dir.resolve(StoreFiles.META);
+    if (meta.storeId() == null) {
+      // A v1 store: give it an id, then bind its settings file to it (attach). Each step is one atomic
+      // write and the flags say what is left, so a crash between them is finished by the next open.
+      meta = meta.migrated(settings.present());
+      meta.write(metaFile);
+    }
+    meta = settings.attach(metaFile, meta);
     boolean clean = start.clean() && end.endLsn() == start.lsn();
     VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), options, redo, end.endLsn());
     WriteAheadLog wal = null;
