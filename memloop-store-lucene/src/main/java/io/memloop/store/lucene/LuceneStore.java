@@ -493,6 +493,11 @@ public final class LuceneStore implements MemoryStore {
     lifecycle.crash();
   }
 
+  /** Test hook: the store-wide bound on saved retrievals, with what it holds. */
+  RetrievalBook.Budget retrievalBudgetForTesting() {
+    return state.namespaces.retrievalBudget;
+  }
+
   /** Test hook: bytes appended to the log but not yet on disk. */
   long unsyncedLogBytesForTesting() {
     return wal.appendedLsn() - wal.durableLsn();

@@ -101,7 +101,8 @@ final class StoreOpener {
     long commitLsn = VectorIndex.committedLsn(indexPath);
 
     StoreState state = new StoreState(
-        new RetrievalBook.Limits(options.maxRetrievalsPerNamespace(), options.maxRetrievalBytesPerNamespace()));
+        new RetrievalBook.Limits(options.maxRetrievalsPerNamespace(), options.maxRetrievalBytesPerNamespace()),
+        new RetrievalBook.Limits(options.maxRetrievals(), options.maxRetrievalBytes()));
     TreeMap<Long, Path> snapshots = StoreFiles.snapshots(dir);
     Snapshot.Position start = new Snapshot.Position(1, 0, true);
     if (!snapshots.isEmpty()) {
