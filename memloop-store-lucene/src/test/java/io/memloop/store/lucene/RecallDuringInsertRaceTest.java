@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memloop.Memory;
 import io.memloop.store.IntentMatch;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The race is widened deterministically: a refresh after every insert (so views go stale all the
  * time), a handful of intents that every insert joins (so members are added to groups every recall
- * finds) and readers that recall and look up the newest memories back to back.
+ * finds), and readers recalling and looking up the newest memories back to back while the writers run.
+ * The log skips its fsyncs (they do not take part in the race) so that the test takes seconds.
  */
 class RecallDuringInsertRaceTest {
   static final int DIM = 8;
@@ -32,11 +32,17 @@ class RecallDuringInsertRaceTest {
   static final int READERS = 3;
   static final int INSERTS_PER_WRITER = 300;
 
-  @TempDir Path dir;
+  @TempDir Path tmp;
 
   @Test
   void recallAndGet_racingInserts_neverFail_andSeeWhatWasAcknowledged() {
     LuceneStoreOptions busy = LuceneStoreOptions.builder().refreshEveryInserts(1).build();
+    StoreIo noFsync = new StoreIo(UnaryOperator.identity(), ch -> new ForwardingFileChannel(ch) {
+      @Override
+      public void force(boolean metaData) {
+        // durability is not under test here
+      }
+    });
     SplittableRandom seeds = new SplittableRandom(23);
     float[][] intents = new float[INTENTS][];
     for (int i = 0; i < INTENTS; i++) {
@@ -44,46 +50,40 @@ class RecallDuringInsertRaceTest {
     }
     List<Throwable> failures = new CopyOnWriteArrayList<>();
     AtomicInteger recalls = new AtomicInteger();
+    AtomicInteger writersLeft = new AtomicInteger(WRITERS);
     ConcurrentHashMap<Integer, String> latest = new ConcurrentHashMap<>(); // writer -> its newest memory id
-    try (LuceneStore store = LuceneStore.open(dir, DIM, busy)) {
+    try (LuceneStore store = LuceneStore.open(tmp, DIM, busy, noFsync)) {
       for (int i = 0; i < INTENTS; i++) {
         StoreFixtures.insert(store, "ns", intents[i], "seed-" + i, 0);
       }
-      AtomicBoolean writing = new AtomicBoolean(true);
-      List<Thread> readers = new ArrayList<>();
-      for (int r = 0; r < READERS; r++) {
-        int seed = r;
-        Thread t = new Thread(() -> {
-          SplittableRandom rnd = new SplittableRandom(seed);
-          while (writing.get() && failures.isEmpty()) {
-            try {
-              for (IntentMatch match : store.recall("ns", intents[rnd.nextInt(INTENTS)], K, -1)) {
-                assertThat(match.memories()).isNotEmpty();
-              }
-              recalls.incrementAndGet();
-              String id = latest.get(rnd.nextInt(WRITERS));
-              if (id != null) {
-                assertThat(store.get("ns", id)).as("acknowledged %s", id).isPresent();
-              }
-            } catch (Throwable e) {
-              failures.add(e);
+      StoreFixtures.inParallel(WRITERS + READERS, t -> {
+        SplittableRandom rnd = new SplittableRandom(t);
+        if (t < WRITERS) {
+          try {
+            for (int i = 0; i < INSERTS_PER_WRITER && failures.isEmpty(); i++) {
+              Memory m = StoreFixtures.insert(store, "ns", intents[(t + i) % INTENTS], "w" + t + "-" + i, 0);
+              latest.put(t, m.id());
             }
+          } finally {
+            writersLeft.decrementAndGet();
           }
-        }, "test-reader-" + r);
-        t.start();
-        readers.add(t);
-      }
-      try {
-        StoreFixtures.inParallel(WRITERS, w -> {
-          for (int i = 0; i < INSERTS_PER_WRITER && failures.isEmpty(); i++) {
-            Memory m = StoreFixtures.insert(store, "ns", intents[(w + i) % INTENTS], "w" + w + "-" + i, 0);
-            latest.put(w, m.id());
+          return;
+        }
+        while (writersLeft.get() > 0 && failures.isEmpty()) {
+          try {
+            for (IntentMatch match : store.recall("ns", intents[rnd.nextInt(INTENTS)], K, -1)) {
+              assertThat(match.memories()).isNotEmpty();
+            }
+            recalls.incrementAndGet();
+            String id = latest.get(rnd.nextInt(WRITERS));
+            if (id != null) {
+              assertThat(store.get("ns", id)).as("acknowledged %s", id).isPresent();
+            }
+          } catch (Throwable e) {
+            failures.add(e);
           }
-        });
-      } finally {
-        writing.set(false);
-        readers.forEach(RecallDuringInsertRaceTest::join);
-      }
+        }
+      });
       assertThat(failures).as("failures over %d recalls", recalls.get()).isEmpty();
       assertThat(recalls.get()).isPositive();
       int members = 0;
@@ -91,15 +91,6 @@ class RecallDuringInsertRaceTest {
         members += match.memories().size();
       }
       assertThat(members).isEqualTo(INTENTS + WRITERS * INSERTS_PER_WRITER);
-    }
-  }
-
-  private static void join(Thread t) {
-    try {
-      t.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
     }
   }
 }
