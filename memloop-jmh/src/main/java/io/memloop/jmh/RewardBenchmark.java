@@ -81,9 +81,11 @@ public class RewardBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    // The book must hold a whole pool of saved retrievals (the default keeps 10,000 per namespace).
+    // The book must hold a whole pool of saved retrievals (the defaults keep 10,000 per namespace and
+    // 20,000 in the store).
     store = LuceneStore.open(Stores.scratchCopy(size, Stores.DEFAULT_SEED, "reward"),
-        LuceneStoreOptions.builder().maxRetrievalsPerNamespace(2 * pool).maxRetrievalBytesPerNamespace(1L << 30).build());
+        LuceneStoreOptions.builder().maxRetrievalsPerNamespace(2 * pool).maxRetrievalBytesPerNamespace(1L << 30)
+            .maxRetrievals(2 * pool).maxRetrievalBytes(1L << 30).build());
     loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.parse(preset))).reconfigure().build();
     memoryIds = new ArrayList<>(size);
     store.forEachMemory(Stores.NAMESPACE, m -> memoryIds.add(m.id())); // every memory of the store

@@ -101,6 +101,11 @@ public final class LuceneStore implements MemoryStore {
   }
 
   /** Test hook: opens with {@code scheduler} running the deferred retrieval syncs. */
+  /** Test hook: opens with the index and the log reached through {@code io} (e.g. a simulated full disk). */
+  static LuceneStore open(Path dir, int dimension, LuceneStoreOptions options, StoreIo io) {
+    return new LuceneStore(dir, options, StoreOpener.open(dir, dimension, options, io), null);
+  }
+
   static LuceneStore open(Path dir, int dimension, LuceneStoreOptions options, DeferredSync.Scheduler scheduler) {
     return new LuceneStore(dir, options, StoreOpener.open(dir, dimension, options), scheduler);
   }
@@ -491,6 +496,16 @@ public final class LuceneStore implements MemoryStore {
   /** Test hook: stops as {@code kill -9} would, writing nothing that was not yet acknowledged. */
   void crashForTesting() {
     lifecycle.crash();
+  }
+
+  /** Test hook: waits for the index's background merges to finish. */
+  void awaitMergesForTesting() {
+    index.awaitMerges();
+  }
+
+  /** Test hook: the store-wide bound on saved retrievals, with what it holds. */
+  RetrievalBook.Budget retrievalBudgetForTesting() {
+    return state.namespaces.retrievalBudget;
   }
 
   /** Test hook: bytes appended to the log but not yet on disk. */

@@ -24,8 +24,13 @@ import java.util.Objects;
  * @param maxRetrievalsPerNamespace saved retrievals (rewarded or not) a namespace keeps; past it the
  *     oldest is evicted and a reward of it reports "unknown" (default 10,000)
  * @param maxRetrievalBytesPerNamespace estimated heap bytes of saved retrievals a namespace keeps,
- *     evicting the same way (default 64 MiB); with both bounds a store opens in bounded memory however
- *     many retrievals were never rewarded
+ *     evicting the same way (default 16 MiB)
+ * @param maxRetrievals saved retrievals all namespaces together keep; past it the oldest of the whole
+ *     store is evicted, whatever its namespace (default 20,000)
+ * @param maxRetrievalBytes estimated heap bytes of saved retrievals all namespaces together keep,
+ *     evicting the same way (default 16 MiB). With these store-wide bounds a store opens in bounded
+ *     memory however many retrievals were never rewarded and however many namespaces it has: measured,
+ *     a store holding the default maximum opens in {@code -Xmx64m}
  * @param lockTimeout how long {@code open} waits while another process holds the store (default 0:
  *     fail at once); polled every 10 to 200 ms
  * @param clock only stamps the creation time in the store metadata
@@ -39,6 +44,8 @@ public record LuceneStoreOptions(
     long retrievalSyncDelayMillis,
     int maxRetrievalsPerNamespace,
     long maxRetrievalBytesPerNamespace,
+    int maxRetrievals,
+    long maxRetrievalBytes,
     Duration lockTimeout,
     InstantSource clock) {
 
@@ -72,6 +79,12 @@ public record LuceneStoreOptions(
     if (maxRetrievalBytesPerNamespace < 1 << 10) {
       throw MemLoopException.invalid("maxRetrievalBytesPerNamespace", "must be at least 1024, got " + maxRetrievalBytesPerNamespace);
     }
+    if (maxRetrievals < 1) {
+      throw MemLoopException.invalid("maxRetrievals", "must be at least 1, got " + maxRetrievals);
+    }
+    if (maxRetrievalBytes < 1 << 10) {
+      throw MemLoopException.invalid("maxRetrievalBytes", "must be at least 1024, got " + maxRetrievalBytes);
+    }
     Objects.requireNonNull(lockTimeout, "lockTimeout");
     if (lockTimeout.isNegative() || lockTimeout.compareTo(MAX_LOCK_TIMEOUT) > 0) {
       throw MemLoopException.invalid("lockTimeout", "must be in [0, " + MAX_LOCK_TIMEOUT.toSeconds() + " s], got " + lockTimeout);
@@ -99,7 +112,9 @@ public record LuceneStoreOptions(
     private int hnswBeamWidth = 100;
     private long retrievalSyncDelayMillis = 50;
     private int maxRetrievalsPerNamespace = 10_000;
-    private long maxRetrievalBytesPerNamespace = 64L << 20;
+    private long maxRetrievalBytesPerNamespace = 16L << 20;
+    private int maxRetrievals = 20_000;
+    private long maxRetrievalBytes = 16L << 20;
     private Duration lockTimeout = Duration.ZERO;
     private InstantSource clock = InstantSource.system();
 
@@ -143,6 +158,18 @@ public record LuceneStoreOptions(
       return this;
     }
 
+    /** Saved retrievals all namespaces together keep at most; the oldest of the store go first. */
+    public Builder maxRetrievals(int n) {
+      this.maxRetrievals = n;
+      return this;
+    }
+
+    /** Estimated heap bytes of saved retrievals all namespaces together keep at most; the oldest go first. */
+    public Builder maxRetrievalBytes(long bytes) {
+      this.maxRetrievalBytes = bytes;
+      return this;
+    }
+
     /** How long {@code open} waits for another process to release the store (0: fail at once). */
     public Builder lockTimeout(Duration timeout) {
       this.lockTimeout = timeout;
@@ -157,7 +184,8 @@ public record LuceneStoreOptions(
     public LuceneStoreOptions build() {
       return new LuceneStoreOptions(
           commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth,
-          retrievalSyncDelayMillis, maxRetrievalsPerNamespace, maxRetrievalBytesPerNamespace, lockTimeout, clock);
+          retrievalSyncDelayMillis, maxRetrievalsPerNamespace, maxRetrievalBytesPerNamespace, maxRetrievals,
+          maxRetrievalBytes, lockTimeout, clock);
     }
   }
 }

@@ -19,9 +19,15 @@ import java.util.function.Consumer;
  * Namespace locks are held (read side) only while walking a namespace's lists, never while calling
  * the caller's visitor.
  *
- * <p>Deletes: every path acquires its index view <em>before</em> it reads the namespace's lists, so a
- * memory it finds live was deleted, if at all, after the view's reader was opened, and the reader (or
- * a tail, which keeps deleted contents) still holds its content.
+ * <p>Views and lists agree: every path reads the namespace's lists while holding the namespace's read
+ * lock and acquires its index view under that same lock (or after it), never before it. Inserts and
+ * deletes change a namespace's lists under its write lock, and an insert is in the live tail before
+ * it releases that lock; a view acquired after the insert holds that tail (or a reader opened after
+ * the tail was sealed, which holds its documents). So every memory a path lists is in its view, and a
+ * memory it finds live was deleted, if at all, after the view was acquired: the reader (or a tail,
+ * which keeps deleted contents) still holds its content. A view acquired <em>before</em> the lock
+ * could miss a memory inserted after a refresh sealed the view's tail (issue 23: "memory mN is in the
+ * log but not in the index" from a recall racing inserts).
  */
 final class MemoryReader {
   private static final int BATCH = 512;
@@ -35,11 +41,12 @@ final class MemoryReader {
   }
 
   List<IntentMatch> recall(NamespaceState ns, float[] query, int k, double minSimilarity) throws IOException {
-    IndexView view = index.acquire();
+    IndexView view;
+    List<IndexView.GroupHit> hits;
+    int[][] members;
+    ns.lock.readLock().lock();
     try {
-      List<IndexView.GroupHit> hits;
-      int[][] members;
-      ns.lock.readLock().lock();
+      view = index.acquire(); // under the lock: see the class comment
       try {
         boolean filter = ns.groups.size() < state.groups.live();
         hits = view.searchGroups(ns, filter, query, k, minSimilarity, state.groups,
@@ -48,9 +55,14 @@ final class MemoryReader {
         for (int i = 0; i < hits.size(); i++) {
           members[i] = state.groups.get(hits.get(i).index()).members.toArray();
         }
-      } finally {
-        ns.lock.readLock().unlock();
+      } catch (IOException | RuntimeException e) {
+        view.release();
+        throw e;
       }
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    try {
       int total = 0;
       for (int[] m : members) {
         total += m.length;
@@ -80,15 +92,16 @@ final class MemoryReader {
     if (seq < 0) {
       return Optional.empty();
     }
-    IndexView view = index.acquire();
+    IndexView view;
+    int slot;
+    ns.lock.readLock().lock();
     try {
-      int slot;
-      ns.lock.readLock().lock();
-      try {
-        slot = state.liveSlot(ns, seq);
-      } finally {
-        ns.lock.readLock().unlock();
-      }
+      slot = state.liveSlot(ns, seq);
+      view = index.acquire(); // under the lock: see the class comment
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    try {
       return slot < 0 ? Optional.empty() : Optional.of(load(view, ns, new int[] {slot})[0]);
     } finally {
       view.release();

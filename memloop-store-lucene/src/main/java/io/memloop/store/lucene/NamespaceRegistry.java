@@ -16,9 +16,12 @@ final class NamespaceRegistry {
   private final ConcurrentHashMap<String, NamespaceState> byName = new ConcurrentHashMap<>();
   private volatile NamespaceState[] byId = new NamespaceState[0];
   private final RetrievalBook.Limits limits;
+  /** Shared by every namespace: the store-wide bound on saved retrievals. */
+  final RetrievalBook.Budget retrievalBudget;
 
-  NamespaceRegistry(RetrievalBook.Limits limits) {
+  NamespaceRegistry(RetrievalBook.Limits limits, RetrievalBook.Limits storeLimits) {
     this.limits = limits;
+    this.retrievalBudget = new RetrievalBook.Budget(storeLimits);
   }
 
   @Nullable NamespaceState get(String name) {
@@ -34,7 +37,7 @@ final class NamespaceRegistry {
     NamespaceState ns = byName.get(name);
     if (ns == null) {
       NamespaceState[] ids = byId;
-      ns = new NamespaceState(ids.length, name, limits);
+      ns = new NamespaceState(ids.length, name, limits, retrievalBudget);
       NamespaceState[] grown = Arrays.copyOf(ids, ids.length + 1);
       grown[ids.length] = ns;
       byId = grown;

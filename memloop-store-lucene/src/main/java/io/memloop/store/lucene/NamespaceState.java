@@ -24,9 +24,9 @@ final class NamespaceState {
    */
   final java.util.concurrent.ConcurrentHashMap<String, double[]> ledger = new java.util.concurrent.ConcurrentHashMap<>();
 
-  NamespaceState(int id, String name, RetrievalBook.Limits limits) {
+  NamespaceState(int id, String name, RetrievalBook.Limits limits, RetrievalBook.Budget budget) {
     this.id = id;
     this.name = name;
-    this.retrievals = new RetrievalBook(limits);
+    this.retrievals = new RetrievalBook(limits, budget);
   }
 }

@@ -118,8 +118,45 @@ final class StoreFiles {
   }
 
   static MemLoopException unavailable(Path file, String doing, Throwable cause) {
+    if (isDiskFull(cause)) {
+      return new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "disk full " + doing + " " + file
+          + ": free space and retry; every acknowledged write is kept (" + rootMessage(cause) + ")", cause);
+    }
     return new MemLoopException(
         MemLoopException.Reason.STORE_UNAVAILABLE, "", "I/O error " + doing + " " + file + ": " + cause,
         cause);
+  }
+
+  /** The message the operating system gives ENOSPC (Linux, macOS), or Windows' "not enough space". */
+  private static final java.util.regex.Pattern DISK_FULL = Pattern.compile(
+      "No space left on device|There is not enough space on the disk|Disk quota exceeded", Pattern.CASE_INSENSITIVE);
+
+  /** Whether {@code t} or one of its causes (or suppressed exceptions) says the disk is full. */
+  static boolean isDiskFull(Throwable t) {
+    java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    java.util.ArrayDeque<Throwable> todo = new java.util.ArrayDeque<>();
+    todo.add(t);
+    while (!todo.isEmpty()) {
+      Throwable e = todo.poll();
+      if (!seen.add(e)) {
+        continue;
+      }
+      if (e.getMessage() != null && DISK_FULL.matcher(e.getMessage()).find()) {
+        return true;
+      }
+      if (e.getCause() != null) {
+        todo.add(e.getCause());
+      }
+      todo.addAll(java.util.Arrays.asList(e.getSuppressed()));
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return String.valueOf(root.getMessage());
   }
 }

@@ -47,14 +47,31 @@ final class StoreLifecycle {
         parts.wal()::appendedLsn, this::awaitDurable);
   }
 
+  /**
+   * Throws STORE_UNAVAILABLE if the store is closed or failed, or (once) if a background merge failed
+   * since the last call: calls report it, so it is neither printed by the merge thread nor lost.
+   */
   void ensureUsable() {
+    ensureOpen();
+    Throwable merge = parts.index().takeMergeFailure();
+    if (merge != null) {
+      if (parts.index().writerFailed()) { // Lucene closes its writer after a failed merge: reopening recovers
+        throw fail("merging the index (in the background) of", merge);
+      }
+      throw unavailable("merging the index (in the background; the old segments stay in use) of", merge);
+    }
+  }
+
+  /** Throws STORE_UNAVAILABLE if the store is closed or failed. */
+  private void ensureOpen() {
     if (closed) {
       throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store " + dir + " is closed");
     }
     Throwable f = failure;
     if (f != null) {
-      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "",
-          "store " + dir + " failed earlier and must be reopened: " + f, f);
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", StoreFiles.isDiskFull(f)
+          ? "disk full: store " + dir + " failed earlier; free space and reopen it (every acknowledged write is kept): " + f
+          : "store " + dir + " failed earlier and must be reopened: " + f, f);
     }
   }
 
@@ -155,6 +172,7 @@ final class StoreLifecycle {
     try {
       parts.index().forceMerge(maxSegments);
     } catch (IOException | RuntimeException e) {
+      parts.index().takeMergeFailure(); // the same failure, reported here
       throw unavailable("merging the index of", e); // a failed merge leaves the old segments in use
     }
     commitLock.lock();
@@ -165,7 +183,7 @@ final class StoreLifecycle {
     }
     gate.readLock().lock();
     try {
-      ensureUsable();
+      ensureOpen();
       parts.index().refresh(true);
     } catch (IOException | RuntimeException e) {
       throw fail("refreshing the index", e);
@@ -195,7 +213,7 @@ final class StoreLifecycle {
     lazyCommit();
     gate.writeLock().lock();
     try {
-      ensureUsable();
+      ensureOpen();
       try {
         WriteAheadLog wal = parts.wal();
         segment = wal.rotate();

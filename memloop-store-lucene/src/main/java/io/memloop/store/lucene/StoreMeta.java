@@ -4,43 +4,81 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.UUID;
 import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The store's identity card, {@code memloop.meta}: written once when the store is created, read first
- * on every open. Layout (little-endian):
+ * The store's identity card, {@code memloop.meta}: written when the store is created, read first on
+ * every open, rewritten (atomically) only when the store first records settings and when a v1 store is
+ * migrated. Layout (little-endian):
  *
  * <pre>
  *   int   MAGIC 0x4D4C4D54 ("MLMT")
- *   int   format version (1)
+ *   int   format version (2; 1 lacks the last three fields)
  *   int   dimension
  *   long  created-at epoch seconds, int nanos
- *   int+  UTF-8 creator ("memloop-store-lucene/1 lucene/10.6.0")
+ *   int+  UTF-8 creator ("memloop-store-lucene/2 lucene/10.6.0")
+ *   long  store id, most significant bits   (v2)
+ *   long  store id, least significant bits  (v2)
+ *   byte  flags: 1 = settings recorded, 2 = legacy settings (v2)
  *   int   CRC32C of every byte before it
  * </pre>
  *
+ * <p>The store id is random (a v4 UUID) and binds {@code memloop.settings} to this store: a settings file
+ * carrying another id was copied from another store and is refused. "Settings recorded" says the store
+ * has a settings file, so a missing one is damage, not a store without settings. "Legacy settings" is
+ * set only while a v1 store is migrated: its v1 settings file (no id) is accepted until it is rewritten
+ * bound to the id (see {@link StoreOpener}).
+ *
  * @param formatVersion on-disk format of the whole store directory (meta, log, snapshots)
+ * @param storeId null only for a v1 store not yet migrated
  */
-record StoreMeta(int formatVersion, int dimension, Instant createdAt, String createdBy) {
+record StoreMeta(int formatVersion, int dimension, Instant createdAt, String createdBy,
+    @Nullable UUID storeId, boolean settingsRecorded, boolean legacySettings) {
   static final int MAGIC = 0x4D4C4D54;
-  static final int CURRENT_VERSION = 1;
+  static final int CURRENT_VERSION = 2;
+  /** The oldest format this build reads (and migrates on open). */
+  static final int OLDEST_VERSION = 1;
   /** Largest dimension accepted; Lucene's default cap of 1024 is lifted by {@link HnswFormat}. */
   static final int MAX_DIMENSION = 4096;
+  private static final int SETTINGS_RECORDED = 1;
+  private static final int LEGACY_SETTINGS = 2;
 
   StoreMeta {
     if (dimension < 1 || dimension > MAX_DIMENSION) {
       throw new IllegalArgumentException("dimension " + dimension + " not in [1, " + MAX_DIMENSION + "]");
     }
+    if (formatVersion >= 2 && storeId == null) {
+      throw new IllegalArgumentException("a v" + formatVersion + " store has an id");
+    }
   }
 
   static StoreMeta create(int dimension, Instant now) {
-    return new StoreMeta(CURRENT_VERSION, dimension, now,
-        "memloop-store-lucene/" + CURRENT_VERSION + " lucene/" + org.apache.lucene.util.Version.LATEST);
+    return new StoreMeta(CURRENT_VERSION, dimension, now, creator(), UUID.randomUUID(), false, false);
+  }
+
+  private static String creator() {
+    return "memloop-store-lucene/" + CURRENT_VERSION + " lucene/" + org.apache.lucene.util.Version.LATEST;
+  }
+
+  /** This (v1) store's metadata in the current format, with a new random id. */
+  StoreMeta migrated(boolean hasSettings) {
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, UUID.randomUUID(), hasSettings, hasSettings);
+  }
+
+  StoreMeta withSettings(boolean recorded, boolean legacy) {
+    return new StoreMeta(formatVersion, dimension, createdAt, createdBy, storeId, recorded, legacy);
   }
 
   void write(Path file) throws IOException {
+    if (formatVersion != CURRENT_VERSION) {
+      throw new IllegalStateException("writes only v" + CURRENT_VERSION + ", not v" + formatVersion);
+    }
     ByteWriter w = new ByteWriter(128);
     w.putInt(MAGIC).putInt(formatVersion).putInt(dimension).putInstant(createdAt).putString(createdBy);
+    w.putLong(storeId.getMostSignificantBits()).putLong(storeId.getLeastSignificantBits())
+        .putByte((settingsRecorded ? SETTINGS_RECORDED : 0) | (legacySettings ? LEGACY_SETTINGS : 0));
     CRC32C crc = new CRC32C();
     crc.update(w.array(), 0, w.length());
     w.putInt((int) crc.getValue());
@@ -64,9 +102,9 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
           "bad magic 0x%08x in %s (expected 0x%08x, a MemLoop store v%d)", magic, file, MAGIC, CURRENT_VERSION));
     }
     int version = ByteWriter.intAt(b, 4);
-    if (version != CURRENT_VERSION) {
+    if (version < OLDEST_VERSION || version > CURRENT_VERSION) {
       throw StoreFiles.corrupt(file, "unknown store format version " + version + " (this build reads v"
-          + CURRENT_VERSION + "); was it written by a newer MemLoop?");
+          + OLDEST_VERSION + " to v" + CURRENT_VERSION + "); was it written by a newer MemLoop?");
     }
     if (b.length < 12) {
       throw StoreFiles.corrupt(file, "truncated store metadata (" + b.length + " bytes)");
@@ -84,11 +122,21 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
       int dimension = r.getInt();
       Instant createdAt = r.getInstant();
       String createdBy = r.getString();
+      UUID id = null;
+      int flags = 0;
+      if (version >= 2) {
+        id = new UUID(r.getLong(), r.getLong());
+        flags = r.getByte();
+        if ((flags & ~(SETTINGS_RECORDED | LEGACY_SETTINGS)) != 0) {
+          throw StoreFiles.corrupt(file, String.format("unknown flags 0x%02x in store metadata", flags));
+        }
+      }
       r.expectEnd("store metadata");
       if (dimension < 1 || dimension > MAX_DIMENSION) {
         throw StoreFiles.corrupt(file, "bad dimension " + dimension + " in store metadata");
       }
-      return new StoreMeta(version, dimension, createdAt, createdBy);
+      return new StoreMeta(version, dimension, createdAt, createdBy, id, (flags & SETTINGS_RECORDED) != 0,
+          (flags & LEGACY_SETTINGS) != 0);
     } catch (ByteReader.Malformed e) {
       throw StoreFiles.corrupt(file, "malformed store metadata: " + e.getMessage());
     }

@@ -59,6 +59,11 @@ final class StoreOpener {
 
   /** Opens {@code dir}; {@code dimension} 0 means "an existing store, whatever its dimension". */
   static Opened open(Path dir, int dimension, LuceneStoreOptions options) {
+    return open(dir, dimension, options, StoreIo.DIRECT);
+  }
+
+  /** As {@link #open(Path, int, LuceneStoreOptions)}, reaching the index and the log through {@code io}. */
+  static Opened open(Path dir, int dimension, LuceneStoreOptions options, StoreIo io) {
     if (dimension == 0 && !Files.isRegularFile(dir.resolve(StoreFiles.META))) {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "dir",
           "no MemLoop store at " + dir + " (" + StoreFiles.META + " not found)");
@@ -77,7 +82,7 @@ final class StoreOpener {
       Files.createDirectories(dir);
       lockDir = FSDirectory.open(dir);
       lock = obtainLock(lockDir, dir, options.lockTimeout());
-      Opened opened = recover(dir, dimension, options, lockDir, lock);
+      Opened opened = recover(dir, dimension, options, lockDir, lock, io);
       lock = null; // owned by the store now
       lockDir = null;
       return opened;
@@ -92,15 +97,17 @@ final class StoreOpener {
     }
   }
 
-  private static Opened recover(Path dir, int dimension, LuceneStoreOptions options, Directory lockDir, Lock lock)
-      throws IOException {
+  private static Opened recover(Path dir, int dimension, LuceneStoreOptions options, Directory lockDir, Lock lock,
+      StoreIo io) throws IOException {
     StoreMeta meta = readOrCreateMeta(dir, dimension, options);
     SettingsFile settings = SettingsFile.read(dir);
+    settings.checkBoundTo(meta);
     Path indexPath = dir.resolve(StoreFiles.INDEX_DIR);
     long commitLsn = VectorIndex.committedLsn(indexPath);
 
     StoreState state = new StoreState(
-        new RetrievalBook.Limits(options.maxRetrievalsPerNamespace(), options.maxRetrievalBytesPerNamespace()));
+        new RetrievalBook.Limits(options.maxRetrievalsPerNamespace(), options.maxRetrievalBytesPerNamespace()),
+        new RetrievalBook.Limits(options.maxRetrievals(), options.maxRetrievalBytes()));
     TreeMap<Long, Path> snapshots = StoreFiles.snapshots(dir);
     Snapshot.Position start = new Snapshot.Position(1, 0, true);
     if (!snapshots.isEmpty()) {
@@ -181,12 +188,20 @@ final class StoreOpener {
     for (Path p : StoreFiles.temporaries(dir)) {
       Files.deleteIfExists(p);
     }
+    Path metaFile = dir.resolve(StoreFiles.META);
+    if (meta.storeId() == null) {
+      // A v1 store: give it an id, then bind its settings file to it (attach). Each step is one atomic
+      // write and the flags say what is left, so a crash between them is finished by the next open.
+      meta = meta.migrated(settings.present());
+      meta.write(metaFile);
+    }
+    meta = settings.attach(metaFile, meta);
     boolean clean = start.clean() && end.endLsn() == start.lsn();
-    VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), options, redo, end.endLsn());
+    VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), options, redo, end.endLsn(), io);
     WriteAheadLog wal = null;
     try {
       StoreFiles.syncDirectory(dir); // deletions above, and the index directory if it is new
-      wal = WriteAheadLog.openForAppend(dir, end.lastSegment(), end.lastBaseLsn(), end.endLsn());
+      wal = WriteAheadLog.openForAppend(dir, end.lastSegment(), end.lastBaseLsn(), end.endLsn(), io);
       // Ids are published to readers just before their record is durable. After an unclean shutdown
       // skip past any that a reader may have seen; log the floor either way, which also marks the
       // store as opened (only a clean close, ending in a clean snapshot, clears that mark).

@@ -23,8 +23,12 @@ final class StoreState {
   final Stripes stripes = new Stripes();
   final AtomicLong sequence = new AtomicLong();
 
-  StoreState(RetrievalBook.Limits retrievalLimits) {
-    this.namespaces = new NamespaceRegistry(retrievalLimits);
+  /**
+   * @param retrievalLimits what each namespace keeps of its saved retrievals
+   * @param storeRetrievalLimits what all namespaces together keep
+   */
+  StoreState(RetrievalBook.Limits retrievalLimits, RetrievalBook.Limits storeRetrievalLimits) {
+    this.namespaces = new NamespaceRegistry(retrievalLimits, storeRetrievalLimits);
   }
 
   /**

@@ -88,10 +88,12 @@ final class VectorIndex implements Closeable {
   private final boolean legacyGroupDocs;
   private volatile IndexView view;
   private volatile boolean closed;
+  private final MergeFailures mergeFailures;
 
-  private VectorIndex(Path path, Directory directory, IndexWriter writer, int refreshEveryInserts)
-      throws IOException {
+  private VectorIndex(Path path, Directory directory, IndexWriter writer, int refreshEveryInserts,
+      MergeFailures mergeFailures) throws IOException {
     this.path = path;
+    this.mergeFailures = mergeFailures;
     this.directory = directory;
     this.writer = writer;
     this.refreshEveryInserts = refreshEveryInserts;
@@ -146,9 +148,10 @@ final class VectorIndex implements Closeable {
   }
 
   /** Opens (or creates) the index and re-indexes {@code redo}, committing at {@code endLsn} if any. */
-  static VectorIndex open(Path path, int dimension, LuceneStoreOptions options, List<Redo> redo, long endLsn)
-      throws IOException {
-    Directory dir = FSDirectory.open(path);
+  static VectorIndex open(Path path, int dimension, LuceneStoreOptions options, List<Redo> redo, long endLsn,
+      StoreIo io) throws IOException {
+    Directory dir = io.indexDirectory().apply(FSDirectory.open(path));
+    MergeFailures mergeFailures = new MergeFailures();
     IndexWriter writer = null;
     try {
       TieredMergePolicy merges = new TieredMergePolicy();
@@ -158,6 +161,7 @@ final class VectorIndex implements Closeable {
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setRAMBufferSizeMB(RAM_BUFFER_MB)
           .setMergePolicy(merges)
+          .setMergeScheduler(mergeFailures)
           .setCommitOnClose(false);
       writer = new IndexWriter(dir, cfg);
       try (DirectoryReader r = DirectoryReader.open(dir)) {
@@ -185,7 +189,7 @@ final class VectorIndex implements Closeable {
         }
         commit(writer, endLsn);
       }
-      return new VectorIndex(path, dir, writer, options.refreshEveryInserts());
+      return new VectorIndex(path, dir, writer, options.refreshEveryInserts(), mergeFailures);
     } catch (IOException | RuntimeException e) {
       if (writer != null) {
         writer.rollback();
@@ -373,6 +377,24 @@ final class VectorIndex implements Closeable {
    */
   void forceMerge(int maxSegments) throws IOException {
     writer.forceMerge(maxSegments, true);
+  }
+
+  /**
+   * The first background merge failure not yet reported, or null; clears it. A failed merge loses
+   * nothing (its segments stay in use), so it is reported once, not kept as a failure of the store.
+   */
+  @Nullable Throwable takeMergeFailure() {
+    return mergeFailures.take();
+  }
+
+  /** Whether Lucene closed the writer after a tragic failure (a failed flush or merge). */
+  boolean writerFailed() {
+    return writer.getTragicException() != null;
+  }
+
+  /** Waits for running background merges (tests). */
+  void awaitMerges() {
+    mergeFailures.sync();
   }
 
   /** Segments of the current reader (tests and diagnostics). */

@@ -105,8 +105,13 @@ final class WriteAheadLog implements Closeable {
   private long segment;
   private volatile long segmentBaseLsn;
 
-  private WriteAheadLog(Path dir, FileChannel channel, long segment, long segmentBaseLsn, long endLsn) {
+  /** Wraps each segment's channel ({@link StoreIo#logChannel()}). */
+  private final java.util.function.UnaryOperator<FileChannel> io;
+
+  private WriteAheadLog(Path dir, FileChannel channel, long segment, long segmentBaseLsn, long endLsn,
+      java.util.function.UnaryOperator<FileChannel> io) {
     this.dir = dir;
+    this.io = io;
     this.channel = channel;
     this.segment = segment;
     this.segmentBaseLsn = segmentBaseLsn;
@@ -115,16 +120,17 @@ final class WriteAheadLog implements Closeable {
   }
 
   /** Continues segment {@code segment} whose valid records end at {@code endLsn}. */
-  static WriteAheadLog openForAppend(Path dir, long segment, long baseLsn, long endLsn) throws IOException {
+  static WriteAheadLog openForAppend(Path dir, long segment, long baseLsn, long endLsn, StoreIo storeIo)
+      throws IOException {
     Path file = StoreFiles.segment(dir, segment);
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE);
+    FileChannel ch = storeIo.logChannel().apply(FileChannel.open(file, StandardOpenOption.WRITE));
     try {
       long expectedSize = HEADER_BYTES + (endLsn - baseLsn);
       if (ch.size() != expectedSize) {
         throw new IOException("log segment " + file + " has " + ch.size() + " bytes, expected " + expectedSize);
       }
       ch.position(expectedSize);
-      return new WriteAheadLog(dir, ch, segment, baseLsn, endLsn);
+      return new WriteAheadLog(dir, ch, segment, baseLsn, endLsn, storeIo.logChannel());
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
@@ -311,7 +317,7 @@ final class WriteAheadLog implements Closeable {
     try {
       flushAllLocked();
       long base = appendedLsn;
-      FileChannel next = createSegment(dir, segment + 1, base);
+      FileChannel next = io.apply(createSegment(dir, segment + 1, base));
       channel.close();
       channel = next;
       segment++;

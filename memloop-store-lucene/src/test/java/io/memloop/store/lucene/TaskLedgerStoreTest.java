@@ -97,7 +97,7 @@ class TaskLedgerStoreTest {
       store.putLedger("ns", Map.of("t:tk", new double[] {2, 1}));
     } // a clean close writes a snapshot (v3)
     Path snapshot = StoreFiles.snapshots(dir).lastEntry().getValue();
-    StoreState state = new StoreState(new RetrievalBook.Limits(1_000, 1 << 20));
+    StoreState state = new StoreState(new RetrievalBook.Limits(1_000, 1 << 20), new RetrievalBook.Limits(1_000, 1 << 20));
     Snapshot.Position at = Snapshot.read(snapshot, DIM, state);
     Path v2 = snapshot.resolveSibling("v2.tmp");
     Snapshot.write(v2, state, DIM, at.segment(), at.lsn(), at.clean(), 2);
