@@ -58,6 +58,10 @@ import org.jspecify.annotations.Nullable;
  * are not reused either.
  */
 public final class LuceneStore implements MemoryStore {
+  static {
+    LuceneNotices.apply();
+  }
+
   private final Path dir;
   private final int dimension;
   private final StoreState state;
