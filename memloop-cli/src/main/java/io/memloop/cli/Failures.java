@@ -104,10 +104,11 @@ final class Failures {
   }
 
   private static @Nullable Throwable diskFull(Throwable t) {
+    // The deepest one: a wrapper's message repeats its cause's with the class name in front.
     return chain(t).stream().filter(c -> {
       String m = c instanceof FileSystemException f ? f.getReason() : c.getMessage();
       return m != null && m.contains(DISK_FULL);
-    }).findFirst().orElse(null);
+    }).reduce((outer, inner) -> inner).orElse(null);
   }
 
   /** An I/O failure in words: the file and what went wrong with it. */

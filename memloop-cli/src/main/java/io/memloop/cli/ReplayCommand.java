@@ -203,6 +203,7 @@ final class ReplayCommand implements Callable<Integer> {
    */
   private int dimension(List<ReplayEpisode> episodes, @Nullable MemoryStore existing, @Nullable Embedder embedder) {
     if (existing != null) {
+      Session.requireDimension(engine, existing.dimension());
       return existing.dimension();
     }
     if (engine.dimension != null) {

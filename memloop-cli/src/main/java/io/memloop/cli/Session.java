@@ -42,12 +42,10 @@ final class Session {
     o.checkEventLog();
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
-    if (o.dimension != null && supplied != null && supplied.length != o.dimension) {
-      throw MemLoopException.invalid("--embedding", "has " + supplied.length + " dimensions but --dimension is " + o.dimension);
-    }
     // A new store's dimension is checked against the intent before the store is made: a rejected call creates nothing.
     MemoryStore store = openStore(o.store, "--store", options,
-        create ? () -> requireFits(newStoreDimension(o, embedder, supplied), "the new store", intent, embedder) : null);
+        create ? () -> requireFits(newStoreDimension(o, embedder, supplied),
+            "the new store" + (o.dimension == null ? "" : " (--dimension " + o.dimension + ")"), intent, embedder) : null);
     boolean modelFits = embedder != null && embedder.dimension() == store.dimension();
     io.memloop.events.EventSink events;
     try {

@@ -145,12 +145,12 @@ class HostileInputTest {
     Path fresh = work.resolve("new-store");
     Result r = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none", "--dimension", "8",
         "--embedding", "[1,0,0,0]", "--experience", "x"));
-    assertRejected(r, MemLoopCli.USAGE, "--embedding", "4 dimensions", "--dimension is 8");
+    assertRejected(r, MemLoopCli.USAGE, "--embedding: has 4 dimensions but the new store (--dimension 8) holds 8-d vectors");
     assertThat(fresh).doesNotExist();
 
     Result textOnly = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none", "--dimension", "8",
         "--intent", "needs a model", "--experience", "x"));
-    assertRejected(textOnly, MemLoopCli.USAGE, "--intent: cannot be embedded: the new store holds 8-d vectors");
+    assertRejected(textOnly, MemLoopCli.USAGE, "--intent: cannot be embedded: the new store (--dimension 8) holds 8-d vectors");
     assertThat(fresh).doesNotExist();
 
     Result unknownRetrieval = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none",
@@ -206,7 +206,6 @@ class HostileInputTest {
     assertThat(content()).isEqualTo(contentBefore);
     Result none = runOnStore("reward", "--retrieval", retrieval, "--reward", "1", "--used=", "--json");
     assertThat(none.code()).as(none.err()).isZero();
-    assertThat(none.json().get("updated")).isEmpty();
   }
 
   @Test
