@@ -44,8 +44,9 @@ final class Session {
     float[] supplied = intent == null ? null : intent.embedding();
     // A new store's dimension is checked against the intent before the store is made: a rejected call creates nothing.
     MemoryStore store = openStore(o.store, "--store", options,
-        create ? () -> requireFits(newStoreDimension(o, embedder, supplied),
-            "the new store" + (o.dimension == null ? "" : " (--dimension " + o.dimension + ")"), intent, embedder) : null);
+        create ? () -> embeddable(requireFits(newStoreDimension(o, embedder, supplied),
+            "the new store" + (o.dimension == null ? "" : " (--dimension " + o.dimension + ")"), intent, embedder), intent, embedder)
+            : null);
     boolean modelFits = embedder != null && embedder.dimension() == store.dimension();
     io.memloop.events.EventSink events;
     try {
@@ -112,6 +113,17 @@ final class Session {
       throw MemLoopException.invalid("--intent", "cannot be embedded: " + what + " holds " + dimension
           + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
           + "; give --embedding, or the --embedder the store was made with");
+    }
+    return dimension;
+  }
+
+  /**
+   * A new store's dimension, once the intent that needs the model has been embedded: a model that fails (exit 6) must
+   * fail before the store is made. The engine embeds the text again; this costs one embedding per store, at its birth.
+   */
+  private static int embeddable(int dimension, @Nullable Intent intent, @Nullable Embedder embedder) {
+    if (intent != null && intent.embedding() == null && intent.text() != null && embedder != null) {
+      embedder.embed(intent.text());
     }
     return dimension;
   }
