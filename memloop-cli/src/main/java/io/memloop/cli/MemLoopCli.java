@@ -64,36 +64,49 @@ public final class MemLoopCli implements Callable<Integer> {
       System.err.println("memloop: " + e.getMessage());
       System.exit(USAGE);
     }
+    // A background thread (Lucene's merge threads) that dies prints no stack trace: the command reports it.
+    Thread.setDefaultUncaughtExceptionHandler(Failures.backgroundHandler(debug()));
     System.exit(execute(args, ConsoleWriter.of(System.out), ConsoleWriter.of(System.err)));
   }
 
   /** Runs the command line with the given streams; returns the exit code. */
   static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new MemLoopCli());
+    return execute(commandLine(), args, out, err);
+  }
+
+  /** The {@code memloop} command line, before its streams are set. */
+  static CommandLine commandLine() {
+    return new CommandLine(new MemLoopCli());
+  }
+
+  /**
+   * Runs {@code cli} (from {@link #commandLine}) with the given streams; returns the exit code. Whatever a command
+   * throws, an Error included, ends as one line on {@code err} (see {@link Failures}).
+   */
+  static int execute(CommandLine cli, String[] args, PrintWriter out, PrintWriter err) {
     cli.setOut(out);
     cli.setErr(err);
     // Arguments come from agents: "@file" is text, never a file of more arguments.
     cli.setExpandAtFiles(false);
+    // Texts may start with '-' (--experience '-n kube-system was missing'); a forgotten value is still caught.
+    OptionValues.install(cli);
     cli.setParameterExceptionHandler((ex, a) -> {
       err.println("memloop: " + Text.printable(ex.getMessage()) + hint(ex.getCommandLine()));
       return USAGE;
     });
-    cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-      if (ex instanceof MemLoopException e) {
-        err.println("memloop: " + Text.printable(Flags.message(e)));
-        if (debug()) {
-          e.printStackTrace(err);
-        }
-        return exitCode(e.reason());
-      }
-      err.println("memloop: internal error: " + Text.printable(String.valueOf(ex))
-          + (debug() ? "" : " (set MEMLOOP_DEBUG=1 for details)"));
-      if (debug()) {
-        ex.printStackTrace(err);
-      }
-      return INTERNAL;
-    });
-    int code = cli.execute(args);
+    cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> Failures.report(ex, err, debug()));
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (Throwable t) { // an Error (out of memory, stack overflow) passes picocli's handlers
+      out.flush();
+      code = Failures.report(t, err, debug());
+    }
+    Failures.Background background = Failures.takeBackground();
+    if (background != null && code == OK) {
+      err.println("memloop: warning: background thread " + Text.printable(background.thread()) + " failed: "
+          + Text.printable(Failures.line(background.failure())));
+    }
     out.flush();
     err.flush();
     return code;

@@ -39,7 +39,15 @@ final class RememberCommand implements Callable<Integer> {
     if (experience.isBlank()) {
       throw MemLoopException.invalid("--experience", "must not be empty");
     }
-    try (MemLoop loop = Session.open(engine, true, i)) {
+    if (retrieval != null) {
+      Ids.require(retrieval, "--retrieval");
+    }
+    // An episode's retrieval lives in an existing store: with --retrieval, a missing store is not created.
+    try (MemLoop loop = Session.open(engine, retrieval == null, i)) {
+      if (retrieval != null && loop.store().retrieval(engine.namespace, retrieval).isEmpty()) {
+        throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--retrieval",
+            "--retrieval: no retrieval '" + retrieval + "' in namespace '" + engine.namespace + "'");
+      }
       Memory m = loop.remember(engine.namespace, i, experience, o, retrieval);
       var out = spec.commandLine().getOut();
       if (engine.json) {

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -135,7 +136,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   private int run(MemLoop loop, List<ReplayEpisode> episodes, List<float[]> embeddings) throws IOException {
-    try (PrintWriter out = writer()) {
+    try (Writer out = writer()) {
       int successes = 0;
       for (int i = 0; i < episodes.size(); i++) {
         ReplayEpisode e = episodes.get(i);
@@ -160,7 +161,11 @@ final class ReplayCommand implements Callable<Integer> {
         row.put("updated", Json.changes(rewarded.changes()));
         row.put("memoryId", added.id());
         row.put("intentId", added.intentId());
-        out.println(Json.write(row));
+        out.write(Json.write(row));
+        out.write(System.lineSeparator());
+        if (persist) {
+          out.flush(); // each durable episode's line is out before the next one starts (docs/replay.md, "Crashes")
+        }
       }
       spec.commandLine().getErr().printf(Locale.ROOT, "replayed %d episodes (%d with positive reward) under %s%n",
           episodes.size(), successes, engine.explicitConfig() ? "preset " + engine.presetName() : "the recorded configuration");
@@ -198,6 +203,7 @@ final class ReplayCommand implements Callable<Integer> {
    */
   private int dimension(List<ReplayEpisode> episodes, @Nullable MemoryStore existing, @Nullable Embedder embedder) {
     if (existing != null) {
+      Session.requireDimension(engine, existing.dimension());
       return existing.dimension();
     }
     if (engine.dimension != null) {
@@ -259,7 +265,8 @@ final class ReplayCommand implements Callable<Integer> {
     return Files.newInputStream(p);
   }
 
-  private PrintWriter writer() throws IOException {
+  /** Where the per-episode lines go; a file's write errors (a full disk) fail the command instead of vanishing. */
+  private Writer writer() throws IOException {
     if (output == null) {
       return new PrintWriter(spec.commandLine().getOut(), true) {
         @Override
@@ -268,6 +275,6 @@ final class ReplayCommand implements Callable<Integer> {
         }
       };
     }
-    return new PrintWriter(new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8)));
+    return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8));
   }
 }

@@ -3,6 +3,7 @@ package io.memloop.cli;
 import io.memloop.server.Json;
 import io.memloop.Checks;
 import io.memloop.MemLoop;
+import io.memloop.MemLoopException;
 import io.memloop.RewardResult;
 import io.memloop.UtilityChange;
 import java.io.PrintWriter;
@@ -29,7 +30,7 @@ final class RewardCommand implements Callable<Integer> {
       description = "The episode's reward, within the preset's [rewardMin, rewardMax] (memrl: 1 success, -1 failure).")
   String reward;
 
-  @Option(names = "--used", paramLabel = "ID,...", split = ",",
+  @Option(names = "--used", paramLabel = "ID,...",
       description = "The memories the agent actually used (ids printed by retrieve; give --used= for none). Per-task"
           + " learning credits them; without it, the highest-ranked success experience shown is assumed used.")
   @Nullable List<String> used;
@@ -40,6 +41,28 @@ final class RewardCommand implements Callable<Integer> {
           + " (--set gamma=0.9 when the namespace is created; gamma=0, the default, ignores it).")
   @Nullable String next;
 
+  /**
+   * The ids {@code --used} lists (comma-separated, repeatable); a lone empty value ({@code --used=}) is none. An empty
+   * element ({@code m2,,m3}, {@code m2,}) is refused: it is a typo or a lost id, not "no memory".
+   */
+  static List<String> usedIds(List<String> values) {
+    if (values.size() == 1 && values.get(0).isEmpty()) {
+      return List.of();
+    }
+    List<String> ids = new java.util.ArrayList<>();
+    for (String value : values) {
+      String[] parts = value.split(",", -1);
+      for (int i = 0; i < parts.length; i++) {
+        if (parts[i].isEmpty()) {
+          throw MemLoopException.invalid("--used", "has an empty id at position " + (ids.size() + 1) + " in '"
+              + Embeddings.abbreviate(value) + "' (give --used= for none)");
+        }
+        ids.add(Ids.require(parts[i], "--used"));
+      }
+    }
+    return ids;
+  }
+
   @Override
   public Integer call() {
     double r = Checks.parseDecimal(reward, "--reward");
@@ -47,11 +70,7 @@ final class RewardCommand implements Callable<Integer> {
     if (next != null) {
       Ids.require(next, "--next");
     }
-    List<String> usedIds = null;
-    if (used != null) {
-      usedIds = used.stream().filter(id -> !id.isEmpty()).toList();
-      usedIds.forEach(id -> Ids.require(id, "--used"));
-    }
+    List<String> usedIds = used == null ? null : usedIds(used);
     try (MemLoop loop = Session.open(engine, false, null)) {
       RewardResult result = loop.reward(engine.namespace, retrievalId, r, usedIds, next);
       PrintWriter out = spec.commandLine().getOut();

@@ -42,16 +42,16 @@ final class Session {
     o.checkEventLog();
     Embedder embedder = embedder(o);
     float[] supplied = intent == null ? null : intent.embedding();
-    MemoryStore store = openStore(o.store, "--store", options, create ? () -> newStoreDimension(o, embedder, supplied) : null);
+    // A new store's dimension is checked against the intent before the store is made: a rejected call creates nothing.
+    MemoryStore store = openStore(o.store, "--store", options,
+        create ? () -> embeddable(requireFits(newStoreDimension(o, embedder, supplied),
+            "the new store" + (o.dimension == null ? "" : " (--dimension " + o.dimension + ")"), intent, embedder), intent, embedder)
+            : null);
     boolean modelFits = embedder != null && embedder.dimension() == store.dimension();
-    if (intent != null && supplied == null && !modelFits) {
-      store.close();
-      throw MemLoopException.invalid("--intent", "cannot be embedded: the store holds " + store.dimension()
-          + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
-          + "; give --embedding, or the --embedder the store was made with");
-    }
     io.memloop.events.EventSink events;
     try {
+      requireDimension(o, store.dimension());
+      requireFits(store.dimension(), "the store", intent, embedder);
       events = o.eventSink();
     } catch (RuntimeException e) {
       store.close();
@@ -86,6 +86,46 @@ final class Session {
           + dir.toAbsolutePath().normalize() + " (remember something first, or point " + field + " at an existing store)");
     }
     return LuceneStore.open(dir, dimensionForNew.getAsInt(), options);
+  }
+
+  /**
+   * {@code --dimension}, when given, must be the dimension of the store the command works on: it only chooses a new
+   * store's dimension and is never ignored silently.
+   */
+  static void requireDimension(EngineOptions o, int storeDimension) {
+    if (o.dimension != null && o.dimension != storeDimension) {
+      throw MemLoopException.invalid("--dimension", "is " + o.dimension + " but the store at " + o.storeLabel() + " holds "
+          + storeDimension + "-d vectors (--dimension only chooses a new store's dimension; omit it)");
+    }
+  }
+
+  /** {@code dimension}, after checking that {@code intent} can be searched in {@code what} holding such vectors. */
+  private static int requireFits(int dimension, String what, @Nullable Intent intent, @Nullable Embedder embedder) {
+    if (intent == null) {
+      return dimension;
+    }
+    float[] supplied = intent.embedding();
+    if (supplied != null && supplied.length != dimension) {
+      throw MemLoopException.invalid("--embedding", "has " + supplied.length + " dimensions but " + what + " holds "
+          + dimension + "-d vectors");
+    }
+    if (supplied == null && (embedder == null || embedder.dimension() != dimension)) {
+      throw MemLoopException.invalid("--intent", "cannot be embedded: " + what + " holds " + dimension
+          + "-d vectors and " + (embedder == null ? "--embedder is none" : "the model gives " + embedder.dimension() + "-d vectors")
+          + "; give --embedding, or the --embedder the store was made with");
+    }
+    return dimension;
+  }
+
+  /**
+   * A new store's dimension, once the intent that needs the model has been embedded: a model that fails (exit 6) must
+   * fail before the store is made. The engine embeds the text again; this costs one embedding per store, at its birth.
+   */
+  private static int embeddable(int dimension, @Nullable Intent intent, @Nullable Embedder embedder) {
+    if (intent != null && intent.embedding() == null && intent.text() != null && embedder != null) {
+      embedder.embed(intent.text());
+    }
+    return dimension;
   }
 
   private static int newStoreDimension(EngineOptions o, @Nullable Embedder embedder, float @Nullable [] supplied) {

@@ -130,6 +130,125 @@ class HostileInputTest {
     assertThat(seeds.size()).isGreaterThanOrEqualTo(only == null ? 500 : 1);
   }
 
+  private Result runOnStore(String... args) {
+    return run(concat(List.of(args), List.of("--store", store.toString(), "--embedder", "none")));
+  }
+
+  private static void assertRejected(Result r, int code, String... contains) {
+    assertThat(r.code()).as(r.err()).isEqualTo(code);
+    assertThat(r.err().lines()).as(r.err()).hasSize(1);
+    assertThat(r.err()).startsWith("memloop: ").doesNotContain("\tat ");
+    for (String c : contains) {
+      assertThat(r.err()).contains(c);
+    }
+  }
+
+  @Test
+  void rejectedRemember_onANewStore_leavesNoStoreBehind() {
+    Path fresh = work.resolve("new-store");
+    Result r = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none", "--dimension", "8",
+        "--embedding", "[1,0,0,0]", "--experience", "x"));
+    assertRejected(r, MemLoopCli.USAGE, "--embedding: has 4 dimensions but the new store (--dimension 8) holds 8-d vectors");
+    assertThat(fresh).doesNotExist();
+
+    Result textOnly = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none", "--dimension", "8",
+        "--intent", "needs a model", "--experience", "x"));
+    assertRejected(textOnly, MemLoopCli.USAGE, "--intent: cannot be embedded: the new store (--dimension 8) holds 8-d vectors");
+    assertThat(fresh).doesNotExist();
+
+    // A model that fails (nothing listens on loopback port 1) fails before the store is made.
+    Result modelDown = run(List.of("remember", "--store", fresh.toString(), "--embedder", "openai", "--openai-base-url",
+        "http://127.0.0.1:1", "--openai-model", "m", "--openai-dimension", "4", "--intent", "restart nginx", "--experience", "x"));
+    assertRejected(modelDown, MemLoopCli.MODEL);
+    assertThat(fresh).doesNotExist();
+
+    Result unknownRetrieval = run(List.of("remember", "--store", fresh.toString(), "--embedder", "none",
+        "--embedding", "[1,0,0,0]", "--experience", "x", "--retrieval", "r1"));
+    assertThat(unknownRetrieval.code()).as(unknownRetrieval.err()).isEqualTo(MemLoopCli.NOT_FOUND);
+    assertThat(fresh).doesNotExist();
+  }
+
+  @Test
+  void dimensionOtherThanTheStores_isRefused_notIgnored() {
+    for (List<String> command : List.of(
+        List.of("remember", "--embedding", "[1,0,0,0]", "--experience", "x"),
+        List.of("retrieve", "--embedding", "[1,0,0,0]"),
+        List.of("stats"))) {
+      List<String> args = new ArrayList<>(command);
+      args.addAll(List.of("--dimension", "8"));
+      assertRejected(runOnStore(args.toArray(String[]::new)), MemLoopCli.USAGE, "--dimension: is 8", "holds 4-d vectors");
+    }
+    assertThat(content()).isEqualTo(contentBefore);
+    assertThat(runOnStore("stats", "--dimension", "4").code()).isZero(); // the store's own dimension is fine
+  }
+
+  @Test
+  void replayPersist_withAnotherDimension_isRefused() {
+    Result r = runOnStore("replay", "--persist", "--dimension", "8", "--input", work.resolve("episodes.jsonl").toString());
+    assertRejected(r, MemLoopCli.USAGE, "--dimension: is 8", "holds 4-d vectors");
+    assertThat(content()).isEqualTo(contentBefore);
+  }
+
+  @Test
+  void rememberWithABadRetrieval_isRefused_likeRewardingIt() throws IOException {
+    assertRejected(runOnStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x", "--retrieval", "junk id!"),
+        MemLoopCli.USAGE, "--retrieval", "junk id!");
+    assertRejected(runOnStore("remember", "--embedding", "[1,0,0,0]", "--experience", "x", "--retrieval", "r999999"),
+        MemLoopCli.NOT_FOUND, "--retrieval: no retrieval 'r999999' in namespace 'default'");
+    // A retrieval of another namespace is not one of this namespace's.
+    assertRejected(runOnStore("remember", "-n", "other", "--embedding", "[1,0,0,0]", "--experience", "x", "--retrieval", retrieval),
+        MemLoopCli.NOT_FOUND, "no retrieval '" + retrieval + "' in namespace 'other'");
+    assertRejected(runOnStore("reward", "-n", "other", "--retrieval", retrieval, "--reward", "1"),
+        MemLoopCli.NOT_FOUND, "no retrieval '" + retrieval + "' in namespace 'other'");
+    assertThat(content()).isEqualTo(contentBefore);
+    // The episode's own retrieval is accepted.
+    Result ok = runOnStore("remember", "--embedding", "[0,0,1,0]", "--experience", "x", "--retrieval", retrieval);
+    assertThat(ok.code()).as(ok.err()).isZero();
+  }
+
+  @Test
+  void usedWithAnEmptyElement_isRefused_andEmptyUsedMeansNone() throws IOException {
+    for (String used : List.of(memory + ",," + memory, memory + ",", "," + memory)) {
+      assertRejected(runOnStore("reward", "--retrieval", retrieval, "--reward", "1", "--used", used),
+          MemLoopCli.USAGE, "--used: has an empty id");
+    }
+    assertThat(content()).isEqualTo(contentBefore);
+    Result none = runOnStore("reward", "--retrieval", retrieval, "--reward", "1", "--used=", "--json");
+    assertThat(none.code()).as(none.err()).isZero();
+  }
+
+  @Test
+  void textsThatStartLikeAnOption_areStored_asGiven() throws IOException {
+    Result attached = runOnStore("remember", "--embedding", "[0,0,0,1]", "--experience=-n kube-system was missing",
+        "--intent=-x", "--json");
+    assertThat(attached.code()).as(attached.err()).isZero();
+    assertThat(attached.json().get("experience").asText()).isEqualTo("-n kube-system was missing");
+    assertThat(attached.json().get("intent").asText()).isEqualTo("-x");
+
+    Result separate = runOnStore("remember", "--embedding", "[0,0,0.5,1]", "--experience", "-n kube-system was missing",
+        "--intent", "--json text", "--json");
+    assertThat(separate.code()).as(separate.err()).isZero();
+    assertThat(separate.json().get("experience").asText()).isEqualTo("-n kube-system was missing");
+    assertThat(separate.json().get("intent").asText()).isEqualTo("--json text");
+
+    // A value that is exactly an option name attached with '=' is the value ...
+    Result literal = runOnStore("remember", "--embedding", "[0,0,1,1]", "--experience=--json", "--json");
+    assertThat(literal.code()).as(literal.err()).isZero();
+    assertThat(literal.json().get("experience").asText()).isEqualTo("--json");
+  }
+
+  @Test
+  void anOptionWhereAValueBelongs_isAForgottenValue() {
+    String before = content();
+    assertRejected(runOnStore("remember", "--embedding", "[0,0,0,1]", "--experience", "--json"),
+        MemLoopCli.USAGE, "--experience: expected a value but found the option '--json'", "--experience=--json");
+    assertRejected(runOnStore("remember", "--embedding", "[0,0,0,1]", "--intent", "-n", "other", "--experience", "x"),
+        MemLoopCli.USAGE, "--intent: expected a value but found the option '-n'");
+    assertRejected(runOnStore("remember", "--embedding", "[0,0,0,1]", "--experience", "--namespace=evil"),
+        MemLoopCli.USAGE, "found the option '--namespace=evil'");
+    assertThat(content()).isEqualTo(before);
+  }
+
   record Case(String poison, List<String> args) {}
 
   /** The valid invocations poisons are applied to. */
