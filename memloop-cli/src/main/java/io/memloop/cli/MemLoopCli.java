@@ -4,6 +4,7 @@ import io.memloop.MemLoopException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -91,7 +92,7 @@ public final class MemLoopCli implements Callable<Integer> {
     // Texts may start with '-' (--experience '-n kube-system was missing'); a forgotten value is still caught.
     OptionValues.install(cli);
     cli.setParameterExceptionHandler((ex, a) -> {
-      err.println("memloop: " + Text.printable(ex.getMessage()) + hint(ex.getCommandLine()));
+      err.println("memloop: " + Text.printable(ex.getMessage()) + suggestion(ex) + hint(ex.getCommandLine()));
       return USAGE;
     });
     cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> Failures.report(ex, err, debug()));
@@ -122,8 +123,68 @@ public final class MemLoopCli implements Callable<Integer> {
     };
   }
 
+  /** "see 'memloop keys add --help'": the command's full name, its parents' included. */
   private static String hint(CommandLine cl) {
-    return " (see 'memloop " + (cl.getCommandName().equals("memloop") ? "" : cl.getCommandName() + " ") + "--help')";
+    return " (see '" + qualifiedName(cl) + " --help')";
+  }
+
+  static String qualifiedName(CommandLine cl) {
+    java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+    for (CommandLine c = cl; c != null; c = c.getParent()) {
+      names.addFirst(c.getCommandName());
+    }
+    return String.join(" ", names);
+  }
+
+  /**
+   * For a mistyped command or option, the nearest that exist: "; did you mean 'retrieve'?". Among picocli's
+   * candidates, those at the smallest edit distance (transpositions count once), if it is small for the
+   * word's length; empty when nothing is near.
+   */
+  static String suggestion(CommandLine.ParameterException ex) {
+    if (!(ex instanceof CommandLine.UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+      return "";
+    }
+    String typed = unmatched.getUnmatched().getFirst();
+    String word = typed.contains("=") ? typed.substring(0, typed.indexOf('=')) : typed;
+    int best = Integer.MAX_VALUE;
+    List<String> nearest = new java.util.ArrayList<>();
+    for (String candidate : unmatched.getSuggestions()) {
+      int d = editDistance(word, candidate);
+      if (d < best) {
+        best = d;
+        nearest.clear();
+      }
+      if (d == best && !nearest.contains(candidate)) {
+        nearest.add(candidate);
+      }
+    }
+    if (nearest.isEmpty() || best > Math.max(2, word.length() / 3)) {
+      return "";
+    }
+    return "; did you mean " + nearest.stream().limit(3).map(x -> "'" + Text.printable(x) + "'")
+        .collect(java.util.stream.Collectors.joining(" or ")) + "?";
+  }
+
+  /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
+  static int editDistance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   private static boolean debug() {

@@ -44,6 +44,25 @@ class CliHelpTest {
   }
 
   @Test
+  void aMistypedCommandOrOption_suggestsTheNearest_inOneLine() {
+    Result command = run("retreive");
+    assertThat(command.code()).isEqualTo(MemLoopCli.USAGE);
+    assertThat(command.err()).contains("did you mean 'retrieve'?").contains("(see 'memloop --help')");
+    assertThat(command.err().lines().count()).isOne();
+    Result option = run("retrieve", "--intnet", "x");
+    assertThat(option.code()).isEqualTo(MemLoopCli.USAGE);
+    assertThat(option.err()).contains("did you mean '--intent'?").contains("(see 'memloop retrieve --help')");
+    assertThat(option.err().lines().count()).isOne();
+  }
+
+  @Test
+  void aSubcommandsError_pointsAtItsOwnHelp_byItsFullName() {
+    Result r = run("keys", "add", "--name", "x");
+    assertThat(r.code()).isEqualTo(MemLoopCli.USAGE);
+    assertThat(r.err()).contains("--namespace").endsWith("(see 'memloop keys add --help')" + System.lineSeparator());
+  }
+
+  @Test
   void helpWins_overMissingRequiredOptions() {
     Result r = run("reward", "--help");
     assertThat(r.code()).isZero();
