@@ -139,7 +139,9 @@ public record ServerOptions(
   /** Whether {@code host} names this machine's loopback interface only. */
   public static boolean isLoopback(String host) {
     String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.startsWith("127.");
+    // an address literal 127.x.y.z, not any name that starts with "127." (127.0.0.1.evil.example is a DNS name)
+    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+        || h.matches("127\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})){2}");
   }
 
 }

@@ -88,6 +88,8 @@ class TrustBoundaryTest {
       Map<String, String> rebinding = new LinkedHashMap<>(json());
       rebinding.put("Host", "evil.example:" + s.server.port());
       answers.put("rebinding Host", raw(s, "POST", path, key, rebinding, MEMORY));
+      answers.put("rebinding Host named like loopback", raw(s, "POST", path, key, Map.of("Content-Type", "application/json",
+          "Host", "127.0.0.1.evil.example"), MEMORY));
       answers.put("rebinding Host, read", raw(s, "GET", "/v1/namespaces/team-a/stats", key, Map.of("Host", "evil.example"), ""));
       answers.put("rebinding Host, health", raw(s, "GET", "/v1/health", null, Map.of("Host", "evil.example"), ""));
       answers.put("rebinding Host, metrics", raw(s, "GET", "/metrics", null, Map.of("Host", "evil.example"), ""));
@@ -108,7 +110,8 @@ class TrustBoundaryTest {
       });
       assertThat(expected).containsEntry("cross-site Origin", 403).containsEntry("Origin null", 403)
           .containsEntry("text/plain", 415).containsEntry("form", 415).containsEntry("multipart", 415).containsEntry("no type", 415)
-          .containsEntry("json in latin-1", 415).containsEntry("rebinding Host", 421).containsEntry("rebinding Host, read", 421)
+          .containsEntry("json in latin-1", 415).containsEntry("rebinding Host", 421).containsEntry("rebinding Host named like loopback", 421)
+          .containsEntry("rebinding Host, read", 421)
           .containsEntry("rebinding Host, health", 421).containsEntry("rebinding Host, metrics", 421)
           .containsEntry("mcp cross-site Origin", 403).containsEntry("mcp text/plain", 415).containsEntry("mcp rebinding Host", 421);
       assertThat(s.loop.stats("team-a").memories()).as("nothing was written").isZero();
