@@ -110,6 +110,12 @@ final class ServeCommand implements Callable<Integer> {
     if (openNamespace != null && !ServerOptions.isLoopback(host)) {
       throw MemLoopException.invalid("--open-namespace", "serves requests without a key, so only with a loopback --host, not " + host);
     }
+    Set<String> origins;
+    try {
+      origins = ServerOptions.defaults().withAllowedOrigins(Set.copyOf(allowOrigins)).allowedOrigins();
+    } catch (MemLoopException e) {
+      throw MemLoopException.invalid("--allow-origin", e.getMessage().substring(e.field().length() + 2));
+    }
     ApiKeys apiKeys = ApiKeys.load(keys);
     if (apiKeys.isEmpty() && openNamespace == null) {
       throw MemLoopException.invalid("--keys", keys + " holds no API key, so every request would be refused; create one: "
@@ -119,11 +125,7 @@ final class ServeCommand implements Callable<Integer> {
         .withDrainTimeout(Duration.ofSeconds(drainSeconds)).withMcp(mcp)
         .withStoreDirectory(engine.isSolrStore() ? null : Session.storeDirectory(engine)).withOpenNamespace(openNamespace)
         .withAllowedHosts(Set.copyOf(allowHosts)).withMetricsNamespaces(metricsNamespaces);
-    try {
-      options = options.withAllowedOrigins(Set.copyOf(allowOrigins));
-    } catch (MemLoopException e) {
-      throw MemLoopException.invalid("--allow-origin", e.getMessage().substring(e.field().length() + 2));
-    }
+    options = options.withAllowedOrigins(origins);
     MemLoop loop = Session.open(engine, true, null);
     MemLoopServer server;
     try {

@@ -5,9 +5,9 @@ import io.memloop.store.MemoryStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
@@ -66,19 +66,20 @@ public final class IdCodec {
         byte[] secret = new byte[SECRET_BYTES];
         new SecureRandom().nextBytes(secret);
         String text = "memloop-id-key-v1 " + Base64.getEncoder().encodeToString(secret) + "\n";
+        // written whole to a temporary file, then renamed: a crash leaves no empty or partial key behind
+        Path parent = file.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path tmp = parent.resolve(file.getFileName() + "." + Long.toHexString(new SecureRandom().nextLong()) + ".tmp");
+        if (Files.getFileStore(parent).supportsFileAttributeView("posix")) {
+          Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+          Files.createFile(tmp);
+        }
         try {
-          Path parent = file.toAbsolutePath().getParent();
-          if (parent != null) {
-            Files.createDirectories(parent);
-          }
-          if (Files.getFileStore(parent == null ? file.toAbsolutePath() : parent).supportsFileAttributeView("posix")) {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-          } else {
-            Files.createFile(file);
-          }
-          Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
-        } catch (FileAlreadyExistsException e) {
-          // another process made it first: read theirs
+          Files.writeString(tmp, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+          Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+          Files.deleteIfExists(tmp);
         }
       }
       String text = Files.readString(file, StandardCharsets.US_ASCII).strip();

@@ -341,7 +341,7 @@ final class McpGate implements Filter {
         case 400 -> jsonRpcError(-32600, sdkMessage != null ? "invalid request: " + sdkMessage
             : "invalid request: not a valid MCP message for this endpoint");
         case 404 -> HttpErrors.body("not_found", "mcp-session-id", NO_SESSION);
-        case 405 -> HttpErrors.body("method_not_allowed", "method", "method " + "is not allowed on /mcp");
+        case 405 -> HttpErrors.body("method_not_allowed", "method", "method: not allowed on /mcp");
         case 406 -> HttpErrors.body("not_acceptable", "accept", "accept: " + (sdkMessage == null ? "not acceptable" : sdkMessage));
         case 503 -> HttpErrors.body("store_unavailable", "", "the server is shutting down");
         default -> {
