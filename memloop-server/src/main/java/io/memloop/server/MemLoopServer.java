@@ -12,14 +12,10 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * Bearer <key>}): none or an unknown one is 401; a namespace the key may not use is 404, exactly as a
  * namespace that does not exist, so keys cannot probe for other tenants. {@code /v1/health},
  * {@code /v1/ready}, {@code /v1/openapi.json} and {@code /metrics} (Prometheus) are open: the server binds
- * to loopback unless told otherwise.
+ * to loopback unless told otherwise. Before any route, {@link RequestGuard} refuses browsers of other sites,
+ * rebinding {@code Host}s, non-JSON bodies, undocumented methods and malformed paths, and counts every answer;
+ * {@link McpGate} stands before the MCP SDK. Ids are shown to clients as opaque tokens ({@link IdCodec}).
  *
  * <p>Bad input is a 4xx with {@code {"error": {"code", "field", "message"}}} and changes nothing. {@link
  * #close()} stops accepting connections, lets in-flight requests finish (up to the drain timeout) and
