@@ -85,6 +85,37 @@ public final class Checks {
     return value;
   }
 
+  /**
+   * {@code value} if it shows at least one visible character and holds no lone surrogate; otherwise
+   * INVALID_ARGUMENT naming {@code field}. Whitespace (also U+00A0), control and format characters (zero-width
+   * spaces and joiners, U+2060, the BOM U+FEFF) and combining marks on their own show nothing: a text of only
+   * those would reach the embedder as an empty task. One rule for every transport (HTTP, MCP, CLI, replay).
+   */
+  public static String requireVisibleText(String value, String field) {
+    boolean visible = false;
+    for (int i = 0; i < value.length(); ) {
+      int cp = value.codePointAt(i);
+      if (cp >= Character.MIN_SURROGATE && cp <= Character.MAX_SURROGATE) { // codePointAt returns an unpaired one as is
+        throw MemLoopException.invalid(field, "holds a lone surrogate (U+" + Integer.toHexString(cp).toUpperCase(java.util.Locale.ROOT)
+            + ") at index " + i + ": not a valid Unicode text");
+      }
+      if (!visible) {
+        visible = switch (Character.getType(cp)) {
+          case Character.SPACE_SEPARATOR, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.CONTROL,
+              Character.FORMAT, Character.NON_SPACING_MARK, Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK,
+              Character.UNASSIGNED -> false;
+          default -> !Character.isWhitespace(cp);
+        };
+      }
+      i += Character.charCount(cp);
+    }
+    if (!visible) {
+      throw MemLoopException.invalid(field, value.isEmpty() ? "must not be empty"
+          : "has no visible character (only whitespace, control, zero-width or combining characters)");
+    }
+    return value;
+  }
+
   /** The namespace alphabet every transport enforces before touching a store. */
   public static String requireNamespace(String namespace) {
     if (namespace == null || !NAMESPACE.matcher(namespace).matches()) {

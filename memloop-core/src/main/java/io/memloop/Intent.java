@@ -14,8 +14,8 @@ public record Intent(@Nullable String text, float @Nullable [] embedding) {
     if (text == null && embedding == null) {
       throw MemLoopException.invalid("intent", "needs a text or an embedding");
     }
-    if (text != null && text.isBlank()) {
-      throw MemLoopException.invalid("intent.text", "must not be empty");
+    if (text != null) {
+      Checks.requireVisibleText(text, "intent");
     }
     if (embedding != null) {
       embedding = embedding.clone();

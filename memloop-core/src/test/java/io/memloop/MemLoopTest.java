@@ -464,7 +464,7 @@ class MemLoopTest {
           .hasMessageContaining("component 3 is not a finite number");
       assertThatThrownBy(() -> loop.retrieve("bad ns!", Intent.ofEmbedding(axis(0))))
           .hasMessageStartingWith("namespace:");
-      assertThatThrownBy(() -> Intent.ofText("")).hasMessage("intent.text: must not be empty");
+      assertThatThrownBy(() -> Intent.ofText("")).hasMessage("intent: must not be empty");
       assertThat(loop.stats("ns").memories()).isZero();
     }
   }

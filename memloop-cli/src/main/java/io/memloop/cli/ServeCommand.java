@@ -3,6 +3,7 @@ package io.memloop.cli;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopException;
 import io.memloop.server.ApiKeys;
+import io.memloop.server.IdCodec;
 import io.memloop.server.MemLoopServer;
 import io.memloop.server.ServerOptions;
 import java.io.IOException;
@@ -29,7 +30,10 @@ import picocli.CommandLine.Spec;
 final class ServeCommand implements Callable<Integer> {
   /** Keys a --config file may set: the long option names without dashes. */
   private static final Set<String> FILE_KEYS =
-      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout", "open-namespace", "event-log");
+      Set.of("store", "embedder", "host", "port", "keys", "max-body-bytes", "drain-timeout", "mcp", "lock-timeout", "open-namespace", "event-log",
+          "allow-origin", "allow-host", "metrics-namespaces", "id-key-file");
+  /** The id key's file name, in the store's directory (or, for a Solr store, next to the keys file). */
+  static final String ID_KEY_FILE = "memloop.server-key";
 
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
@@ -62,9 +66,31 @@ final class ServeCommand implements Callable<Integer> {
           + "with it, a keys file is optional.")
   @Nullable String openNamespace;
 
+  @Option(names = "--allow-origin", paramLabel = "URL",
+      description = "A browser origin (scheme://host[:port]) whose pages may call the server (repeatable). By default "
+          + "every request that carries an Origin header (a browser page) is refused, except this server's own loopback origin.")
+  java.util.List<String> allowOrigins = new java.util.ArrayList<>();
+
+  @Option(names = "--allow-host", paramLabel = "NAME",
+      description = "A host name the Host header may carry (repeatable), e.g. the name a reverse proxy forwards. On a loopback "
+          + "--host, localhost, 127.0.0.1 and [::1] are always accepted and other names refused (DNS rebinding); on another "
+          + "address, when given, only these names are accepted.")
+  java.util.List<String> allowHosts = new java.util.ArrayList<>();
+
+  @Option(names = "--metrics-namespaces", defaultValue = "false",
+      description = "Label /metrics series with namespace names (and show each namespace's memory count). Off by default: "
+          + "/metrics needs no key, so it would show every tenant's names and volumes.")
+  boolean metricsNamespaces;
+
+  @Option(names = "--id-key-file", paramLabel = "FILE",
+      description = "The secret that makes the ids handed to clients opaque; created (mode 0600) if missing, and kept so ids "
+          + "stay valid across restarts (default: " + ID_KEY_FILE + " in the store's directory; for a Solr store, next to the keys file).")
+  @Nullable Path idKeyFile;
+
   @Option(names = "--config", paramLabel = "FILE",
       description = "A properties file with any of these options (store, embedder, host, port, keys, max-body-bytes, "
-          + "drain-timeout, mcp, lock-timeout, open-namespace, event-log); flags given on the command line win.")
+          + "drain-timeout, mcp, lock-timeout, open-namespace, event-log, allow-origin, allow-host, metrics-namespaces, "
+          + "id-key-file; lists comma-separated); flags given on the command line win.")
   @Nullable Path config;
 
   @Override
@@ -84,6 +110,12 @@ final class ServeCommand implements Callable<Integer> {
     if (openNamespace != null && !ServerOptions.isLoopback(host)) {
       throw MemLoopException.invalid("--open-namespace", "serves requests without a key, so only with a loopback --host, not " + host);
     }
+    Set<String> origins;
+    try {
+      origins = ServerOptions.defaults().withAllowedOrigins(Set.copyOf(allowOrigins)).allowedOrigins();
+    } catch (MemLoopException e) {
+      throw MemLoopException.invalid("--allow-origin", e.getMessage().substring(e.field().length() + 2));
+    }
     ApiKeys apiKeys = ApiKeys.load(keys);
     if (apiKeys.isEmpty() && openNamespace == null) {
       throw MemLoopException.invalid("--keys", keys + " holds no API key, so every request would be refused; create one: "
@@ -91,11 +123,16 @@ final class ServeCommand implements Callable<Integer> {
     }
     ServerOptions options = ServerOptions.defaults().withHost(host).withPort(port).withMaxBodyBytes(maxBodyBytes)
         .withDrainTimeout(Duration.ofSeconds(drainSeconds)).withMcp(mcp)
-        .withStoreDirectory(engine.isSolrStore() ? null : Session.storeDirectory(engine)).withOpenNamespace(openNamespace);
+        .withStoreDirectory(engine.isSolrStore() ? null : Session.storeDirectory(engine)).withOpenNamespace(openNamespace)
+        .withAllowedHosts(Set.copyOf(allowHosts)).withMetricsNamespaces(metricsNamespaces);
+    options = options.withAllowedOrigins(origins);
     MemLoop loop = Session.open(engine, true, null);
     MemLoopServer server;
     try {
-      server = MemLoopServer.start(loop, apiKeys, options);
+      // made after the store opened: a new store's directory must be empty when it is created
+      Path keyFile = idKeyFile != null ? idKeyFile
+          : engine.isSolrStore() ? keys.toAbsolutePath().resolveSibling(ID_KEY_FILE) : Session.storeDirectory(engine).resolve(ID_KEY_FILE);
+      server = MemLoopServer.start(loop, apiKeys, options.withIds(IdCodec.loadOrCreate(keyFile)));
     } catch (RuntimeException e) {
       loop.close();
       throw e;
@@ -118,6 +155,10 @@ final class ServeCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  private static java.util.List<String> list(String v) {
+    return java.util.Arrays.stream(v.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList();
   }
 
   private void applyConfigFile(Path file) {
@@ -148,6 +189,15 @@ final class ServeCommand implements Callable<Integer> {
           case "lock-timeout" -> engine.lockTimeout = v;
           case "open-namespace" -> openNamespace = v;
           case "event-log" -> engine.eventLog = Path.of(v);
+          case "allow-origin" -> allowOrigins = list(v);
+          case "allow-host" -> allowHosts = list(v);
+          case "id-key-file" -> idKeyFile = Path.of(v);
+          case "metrics-namespaces" -> {
+            if (!v.equals("true") && !v.equals("false")) {
+              throw new IllegalArgumentException("expected true or false");
+            }
+            metricsNamespaces = Boolean.parseBoolean(v);
+          }
           case "mcp" -> {
             if (!v.equals("true") && !v.equals("false")) {
               throw new IllegalArgumentException("expected true or false");

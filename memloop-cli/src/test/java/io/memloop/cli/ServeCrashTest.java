@@ -155,7 +155,7 @@ class ServeCrashTest {
 
   private JsonNode post(String base, String route, String body) throws IOException {
     return send(HttpRequest.newBuilder(URI.create(base + "/v1/namespaces/team-a" + route))
-        .POST(HttpRequest.BodyPublishers.ofString(body)));
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   private JsonNode get(String base, String route) throws IOException {

@@ -30,5 +30,6 @@ class ServeOptionsCliTest {
     assertThat(refused("serve", "--store", store, "--host", "0.0.0.0", "--open-namespace", "me")).startsWith("memloop: --open-namespace:");
     assertThat(refused("serve", "--store", store, "--keys", dir.resolve("none.json").toString())).startsWith("memloop: --keys:");
     assertThat(refused("serve", "--store", store, "--config", dir.resolve("missing.properties").toString())).startsWith("memloop: --config:");
+    assertThat(refused("serve", "--store", store, "--allow-origin", "evil.example/path")).startsWith("memloop: --allow-origin:");
   }
 }

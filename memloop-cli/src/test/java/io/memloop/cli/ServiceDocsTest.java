@@ -53,7 +53,8 @@ class ServiceDocsTest {
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("\"status\":\"ready\"");
-    assertThat(out).contains("\"retrievalId\":\"r3\"").contains("\"updated\":[{\"id\":\"m2\"");
+    // ids are opaque tokens (r_..., m_...), read from the previous answer as the README shows
+    assertThat(out).containsPattern("\"retrievalId\":\"r_[A-Za-z0-9_-]{22}\"").containsPattern("\"updated\":\\[\\{\"id\":\"m_[A-Za-z0-9_-]{22}\"");
     assertThat(out).contains("round 1:").contains("round 5:");
     assertThat(out).doesNotContain("\"error\"");
     assertThat(Files.exists(work.resolve("memloop-keys.json"))).isTrue();

@@ -19,13 +19,16 @@ import org.eclipse.jetty.util.Callback;
 final class JsonErrorHandler {
   private JsonErrorHandler() {}
 
-  static ErrorHandler onServer() {
+  /** @param metrics counts these answers too: no handler (so no {@link RequestGuard}) saw their request */
+  static ErrorHandler onServer(Metrics metrics) {
     return new ErrorHandler() {
       @Override
       public boolean handle(Request request, Response response, Callback callback) {
         // the server answers here only for requests it could not parse; it closes the connection after them
         response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
-        return JsonErrorHandler.write(request, response, callback);
+        long start = System.nanoTime();
+        return JsonErrorHandler.write(request, response, Callback.from(callback, () ->
+            metrics.request("http", "malformed", "OTHER", response.getStatus(), System.nanoTime() - start)));
       }
     };
   }
@@ -45,7 +48,8 @@ final class JsonErrorHandler {
       code = 500;
     }
     Object m = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
-    String text = m == null || m.toString().isBlank() ? "the request is malformed" : Requests.abbreviate(m.toString());
+    String text = m == null || m.toString().isBlank() || Leaks.find(m.toString()) != null
+        ? "the request is malformed" : Requests.abbreviate(m.toString());
     String name = code == 413 || code == 431 ? "too_large" : code >= 500 ? "internal" : code == 404 ? "not_found" : "invalid_argument";
     byte[] body = Json.write(HttpErrors.body(name, code == 431 ? "headers" : "", "request: " + text)).getBytes(StandardCharsets.UTF_8);
     response.setStatus(code);

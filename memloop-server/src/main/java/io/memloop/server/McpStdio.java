@@ -48,8 +48,8 @@ public final class McpStdio {
       }
     };
     ServerOptions options = ServerOptions.defaults();
-    try (Metrics metrics = new Metrics(loop.store(), null)) {
-      Service service = new Service(loop, options, metrics);
+    try (Metrics metrics = new Metrics(loop.store(), null, false)) {
+      Service service = new Service(loop, options, metrics, null);
       ApiKeys.Grant local = new ApiKeys.Grant("stdio", Set.of(ApiKeys.ALL));
       McpTools tools = new McpTools(service, metrics, exchange -> local, defaultNamespace);
       McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(McpTools.JSON, watched, out))

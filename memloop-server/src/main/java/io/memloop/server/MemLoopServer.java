@@ -12,14 +12,10 @@ import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * Bearer <key>}): none or an unknown one is 401; a namespace the key may not use is 404, exactly as a
  * namespace that does not exist, so keys cannot probe for other tenants. {@code /v1/health},
  * {@code /v1/ready}, {@code /v1/openapi.json} and {@code /metrics} (Prometheus) are open: the server binds
- * to loopback unless told otherwise.
+ * to loopback unless told otherwise. Before any route, {@link RequestGuard} refuses browsers of other sites,
+ * rebinding {@code Host}s, non-JSON bodies, undocumented methods and malformed paths, and counts every answer;
+ * {@link McpGate} stands before the MCP SDK. Ids are shown to clients as opaque tokens ({@link IdCodec}).
  *
  * <p>Bad input is a 4xx with {@code {"error": {"code", "field", "message"}}} and changes nothing. {@link
  * #close()} stops accepting connections, lets in-flight requests finish (up to the drain timeout) and
@@ -50,7 +48,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MemLoopServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(MemLoopServer.class);
-  private static final String GRANT = "memloop.grant";
+  static final String GRANT = "memloop.grant";
   private static final String ANSWERED = "memloop.answered";
   public static final String VERSION = "0.1.0";
 
@@ -62,12 +60,13 @@ public final class MemLoopServer implements AutoCloseable {
   private final @Nullable McpSyncServer mcp;
   private final byte[] openApi;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final GracefulHandler graceful = new GracefulHandler();
 
   private MemLoopServer(MemLoop loop, ApiKeys keys, ServerOptions options) {
     this.keys = keys;
     this.options = options;
-    this.metrics = new Metrics(loop.store(), options.storeDirectory());
-    this.service = new Service(loop, options, metrics);
+    this.metrics = new Metrics(loop.store(), options.storeDirectory(), options.metricsNamespaces());
+    this.service = new Service(loop, options, metrics, options.ids() == null ? IdCodec.random() : options.ids());
     this.openApi = resource("openapi.json");
     HttpServletStreamableServerTransportProvider transport = null;
     if (options.mcp()) {
@@ -75,8 +74,7 @@ public final class MemLoopServer implements AutoCloseable {
           .jsonMapper(McpTools.JSON)
           .mcpEndpoint("/mcp")
           .contextExtractor(req -> McpTransportContext.create(Map.of(GRANT, req.getAttribute(GRANT))))
-          .securityValidator(new OriginCheck(options.host()))
-          .build();
+          .build(); // Host and Origin are checked for every route by RequestGuard
       McpTools tools = new McpTools(service, metrics,
           exchange -> exchange.transportContext().get(GRANT) instanceof ApiKeys.Grant g ? g : null, null);
       this.mcp = McpServer.sync(transport)
@@ -105,8 +103,12 @@ public final class MemLoopServer implements AutoCloseable {
       cfg.jetty.port = options.port();
       cfg.jetty.modifyServer(server -> {
         server.setStopTimeout(options.drainTimeout().toMillis());
-        server.insertHandler(new GracefulHandler());
-        server.setErrorHandler(JsonErrorHandler.onServer());
+        // once stopping, Jetty gives connections only a "shutdown idle timeout" (1 s by default) to go quiet, and
+        // cut a client still uploading its body ("Idle timeout expired") long before the drain timeout: align them
+        graceful.setShutdownIdleTimeout(Math.max(1, options.drainTimeout().toMillis()));
+        server.insertHandler(graceful);
+        server.insertHandler(new RequestGuard(options, metrics)); // outermost: checks and counts every request
+        server.setErrorHandler(JsonErrorHandler.onServer(metrics));
       });
       cfg.jetty.modifyServletContextHandler(h -> h.setErrorHandler(JsonErrorHandler.onServletContext()));
       if (mcpServlet != null) {
@@ -114,7 +116,7 @@ public final class MemLoopServer implements AutoCloseable {
           ServletHolder holder = new ServletHolder("mcp", mcpServlet);
           holder.setAsyncSupported(true);
           h.addServlet(holder, "/mcp");
-          h.addFilter(new FilterHolder(mcpAuth()), "/mcp", EnumSet.of(DispatcherType.REQUEST));
+          h.addFilter(new FilterHolder(new McpGate(this::grantOf, options.maxBodyBytes())), "/mcp", EnumSet.of(DispatcherType.REQUEST));
         });
       }
       var r = cfg.routes;
@@ -220,6 +222,11 @@ public final class MemLoopServer implements AutoCloseable {
     return app.port();
   }
 
+  /** Requests being handled now (for tests of the drain on close). */
+  long requestsInFlight() {
+    return graceful.getCurrentRequestCount();
+  }
+
   /** {@code http://host:port} of this server. */
   public URI uri() {
     String h = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
@@ -271,9 +278,8 @@ public final class MemLoopServer implements AutoCloseable {
       json(ctx, 500, HttpErrors.body("internal", "", "internal error; the server log has the details"));
     } finally {
       drainQuietly(ctx); // a request refused before its body was read (bad key, other tenant) keeps its connection usable
-      long nanos = System.nanoTime() - start;
+      long nanos = System.nanoTime() - start; // counted in memloop_requests_seconds by RequestGuard, as every answer
       int status = ctx.statusCode();
-      metrics.request("http", name, ctx.method().name(), status, nanos);
       if (LOG.isDebugEnabled()) {
         LOG.debug("event=request route={} method={} status={} micros={}", name, ctx.method(), status, nanos / 1000);
       }
@@ -303,7 +309,7 @@ public final class MemLoopServer implements AutoCloseable {
             : "authorization: not a valid API key"));
   }
 
-  private Optional<ApiKeys.Grant> grantOf(@Nullable String header) {
+  Optional<ApiKeys.Grant> grantOf(@Nullable String header) {
     if (header == null && options.openNamespace() != null) {
       return Optional.of(new ApiKeys.Grant("open", java.util.Set.of(options.openNamespace())));
     }
@@ -325,7 +331,7 @@ public final class MemLoopServer implements AutoCloseable {
   }
 
   /** Beyond this, an oversized body is not read to its end: the connection is closed instead. */
-  private static final long DRAIN_LIMIT = 16L << 20;
+  static final long DRAIN_LIMIT = 16L << 20;
 
   /**
    * The request body, at most {@link ServerOptions#maxBodyBytes()}, as a JSON object (the operation checks its fields). An
@@ -367,7 +373,7 @@ public final class MemLoopServer implements AutoCloseable {
   }
 
   /** Reads and drops what is left of a body, up to {@link #DRAIN_LIMIT}; the bytes read, or -1 if it went past. */
-  private static long drain(InputStream in) throws IOException {
+  static long drain(InputStream in) throws IOException {
     if (in instanceof jakarta.servlet.ServletInputStream body && body.isFinished()) {
       return 0; // the usual case: the body was read; no buffer needed
     }
@@ -381,37 +387,6 @@ public final class MemLoopServer implements AutoCloseable {
       }
     }
     return n;
-  }
-
-  /** Authenticates {@code /mcp} requests; the grant rides in the MCP transport context. */
-  private Filter mcpAuth() {
-    return (request, response, chain) -> {
-      HttpServletRequest req = (HttpServletRequest) request;
-      HttpServletResponse res = (HttpServletResponse) response;
-      Optional<ApiKeys.Grant> grant = grantOf(req.getHeader("Authorization"));
-      if (grant.isEmpty()) {
-        drain(req.getInputStream());
-        res.setStatus(401);
-        res.setHeader("WWW-Authenticate", "Bearer realm=\"memloop\"");
-        res.setContentType("application/json");
-        res.getOutputStream().write(Json.write(HttpErrors.body("unauthorized", "authorization",
-            "authorization: send 'Authorization: Bearer <API key>'")).getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      long declared = req.getContentLengthLong();
-      if (declared > options.maxBodyBytes()) {
-        if (declared <= DRAIN_LIMIT) {
-          drain(req.getInputStream()); // read to its end, so the client, still sending, gets the answer
-        }
-        res.setStatus(413);
-        res.setContentType("application/json");
-        res.getOutputStream().write(Json.write(HttpErrors.body("too_large", "body",
-            "body: " + declared + " bytes, over the limit of " + options.maxBodyBytes())).getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      req.setAttribute(GRANT, grant.get());
-      chain.doFilter(request, response);
-    };
   }
 
   private static byte[] resource(String name) {

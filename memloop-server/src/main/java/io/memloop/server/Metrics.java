@@ -23,8 +23,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Prometheus metrics (Micrometer): request latency histograms per route and status, retrievals, rewards,
- * remembered experiences and memories per namespace, the store's size on disk, and the JVM's own.
- * Per-namespace series appear once a namespace is used through this server.
+ * remembered experiences, the store's size on disk, and the JVM's own. {@code /metrics} is served without a
+ * key, so namespace names (and per-namespace counts and memory gauges) appear only when asked for
+ * ({@code --metrics-namespaces}); otherwise the retrieval, reward and remember series are totals over all
+ * namespaces. Per-namespace series appear once a namespace is used through this server.
  */
 final class Metrics implements AutoCloseable {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -32,9 +34,12 @@ final class Metrics implements AutoCloseable {
   private final ConcurrentHashMap<String, NamespaceMeters> namespaces = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<RequestKey, Timer> requestTimers = new ConcurrentHashMap<>();
   private final JvmGcMetrics gc = new JvmGcMetrics();
+  private final boolean namespaceLabels;
 
-  Metrics(MemoryStore store, @Nullable Path storeDirectory) {
+  /** @param namespaceLabels whether series carry the namespace's name (and each namespace gets its own gauges) */
+  Metrics(MemoryStore store, @Nullable Path storeDirectory, boolean namespaceLabels) {
     this.store = store;
+    this.namespaceLabels = namespaceLabels;
     new JvmMemoryMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
     new ProcessorMetrics().bindTo(registry);
@@ -88,6 +93,14 @@ final class Metrics implements AutoCloseable {
 
   /** The meters of {@code ns}, with its size gauges, registered on first use. */
   private NamespaceMeters namespace(String ns) {
+    if (!namespaceLabels) {
+      return namespaces.computeIfAbsent("", n -> new NamespaceMeters(
+          Counter.builder("memloop.retrievals").register(registry),
+          DistributionSummary.builder("memloop.retrieval.selected").register(registry),
+          Counter.builder("memloop.rewards").register(registry),
+          DistributionSummary.builder("memloop.reward").register(registry),
+          Counter.builder("memloop.remembered").register(registry)));
+    }
     return namespaces.computeIfAbsent(ns, n -> {
       Gauge.builder("memloop.memories", () -> store.counts(n, Instant.now()).memories())
           .tag("namespace", n).description("Memories stored in the namespace").register(registry);

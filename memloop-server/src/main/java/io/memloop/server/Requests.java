@@ -20,7 +20,7 @@ final class Requests {
   static ObjectNode parse(byte[] body) {
     JsonNode node;
     try {
-      node = body.length == 0 ? null : Json.MAPPER.readTree(body);
+      node = body.length == 0 ? null : Json.MAPPER.readTree(utf8(body));
     } catch (JsonProcessingException e) {
       String m = e.getOriginalMessage();
       throw MemLoopException.invalid("body", "is not valid JSON: " + abbreviate(m == null ? e.getClass().getSimpleName() : m));
@@ -34,6 +34,26 @@ final class Requests {
       throw MemLoopException.invalid("body", "must be a JSON object, got " + kind(node));
     }
     return (ObjectNode) node;
+  }
+
+  /**
+   * {@code body} decoded as strict UTF-8: an overlong form ({@code C0 AF} for '/'), a surrogate or a code point
+   * above U+10FFFF encoded in bytes, or any malformed sequence is INVALID_ARGUMENT naming {@code body} (the JSON
+   * parser would decode some of them leniently).
+   */
+  static String utf8(byte[] body) {
+    java.nio.charset.CharsetDecoder d = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(body);
+    java.nio.CharBuffer out = java.nio.CharBuffer.allocate(body.length);
+    java.nio.charset.CoderResult r = d.decode(in, out, true);
+    if (r.isError()) {
+      throw MemLoopException.invalid("body", "is not valid UTF-8: " + r.length() + " malformed byte(s) at byte " + in.position()
+          + " (an overlong form, an encoded surrogate, a code point above U+10FFFF or a broken sequence)");
+    }
+    d.flush(out);
+    return out.flip().toString();
   }
 
   /** {@code node} as an object with only {@code allowed} fields ({@code where} names it in errors). */
@@ -65,6 +85,14 @@ final class Requests {
     }
     if (s.isBlank()) {
       throw MemLoopException.invalid(field, "must not be empty");
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw MemLoopException.invalid(field, "holds a lone surrogate at index " + i + ": not a valid Unicode text");
+      }
     }
     return s;
   }

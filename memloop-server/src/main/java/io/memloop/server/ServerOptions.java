@@ -3,6 +3,7 @@ package io.memloop.server;
 import io.memloop.MemLoopException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +20,14 @@ import org.jspecify.annotations.Nullable;
  * @param storeDirectory the store's directory, for the store-size metric; null to leave it out
  * @param openNamespace for a single user on this machine: requests with no API key act in this namespace
  *     (only); null (the default) requires a key on every request. Only with a loopback {@code host}.
+ * @param allowedHosts host names (without port) a request's {@code Host} may name besides loopback ones on a
+ *     loopback {@code host}; on another address, when not empty, the only ones accepted (DNS-rebinding protection)
+ * @param allowedOrigins browser origins ({@code scheme://host[:port]}) whose pages may call the server; empty
+ *     (the default): a request carrying any {@code Origin} is refused
+ * @param metricsNamespaces whether {@code /metrics} (served without a key) labels series with namespace names;
+ *     off by default, so tenants' names and volumes stay private
+ * @param ids how ids handed to clients are made opaque; null: a random key per start (ids do not survive a
+ *     restart; {@code memloop serve} passes one kept in a file)
  */
 public record ServerOptions(
     String host,
@@ -30,7 +39,11 @@ public record ServerOptions(
     Duration drainTimeout,
     boolean mcp,
     @Nullable Path storeDirectory,
-    @Nullable String openNamespace) {
+    @Nullable String openNamespace,
+    Set<String> allowedHosts,
+    Set<String> allowedOrigins,
+    boolean metricsNamespaces,
+    @Nullable IdCodec ids) {
 
   public static final String LOOPBACK = "127.0.0.1";
   public static final int DEFAULT_PORT = 7070;
@@ -55,6 +68,20 @@ public record ServerOptions(
             "serves requests without a key, so only on a loopback address (127.0.0.1, ::1, localhost), not " + host);
       }
     }
+    allowedHosts = allowedHosts.stream().map(h -> RequestGuard.hostName(h)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    for (String o : allowedOrigins) {
+      java.net.URI u;
+      try {
+        u = java.net.URI.create(o.strip());
+      } catch (IllegalArgumentException e) {
+        throw MemLoopException.invalid("allowOrigin", "'" + o + "' is not an origin such as https://app.example.com");
+      }
+      if (u.getScheme() == null || u.getHost() == null || (u.getPath() != null && !u.getPath().isEmpty() && !u.getPath().equals("/"))
+          || u.getQuery() != null) {
+        throw MemLoopException.invalid("allowOrigin", "'" + o + "' is not an origin such as https://app.example.com (scheme://host[:port])");
+      }
+    }
+    allowedOrigins = allowedOrigins.stream().map(RequestGuard::normalizeOrigin).collect(java.util.stream.Collectors.toUnmodifiableSet());
     if (drainTimeout == null || drainTimeout.isNegative() || drainTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
       throw MemLoopException.invalid("drainTimeout", "must be in [0, 10] minutes, got " + drainTimeout);
     }
@@ -62,40 +89,59 @@ public record ServerOptions(
 
   /** Loopback, port 7070, 1 MiB bodies, 8 KiB intents, 64 KiB experiences, 8,192-d embeddings, 10 s drain, MCP on. */
   public static ServerOptions defaults() {
-    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, 8_192, 65_536, 8_192, Duration.ofSeconds(10), true, null, null);
+    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, 8_192, 65_536, 8_192, Duration.ofSeconds(10), true, null, null, Set.of(), Set.of(), false, null);
   }
 
-  public ServerOptions withHost(String h) {
-    return new ServerOptions(h, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
+  public ServerOptions withHost(String v) {
+    return new ServerOptions(v, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
   }
 
-  public ServerOptions withPort(int p) {
-    return new ServerOptions(host, p, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
+  public ServerOptions withPort(int v) {
+    return new ServerOptions(host, v, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
   }
 
-  public ServerOptions withMaxBodyBytes(int b) {
-    return new ServerOptions(host, port, b, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace);
+  public ServerOptions withMaxBodyBytes(int v) {
+    return new ServerOptions(host, port, v, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
   }
 
-  public ServerOptions withDrainTimeout(Duration d) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, d, mcp, storeDirectory, openNamespace);
+  public ServerOptions withDrainTimeout(Duration v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, v, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
   }
 
-  public ServerOptions withMcp(boolean on) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, on, storeDirectory, openNamespace);
+  public ServerOptions withMcp(boolean v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, v, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
   }
 
-  public ServerOptions withOpenNamespace(@Nullable String ns) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, ns);
+  public ServerOptions withOpenNamespace(@Nullable String v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, v, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+  }
+
+  public ServerOptions withStoreDirectory(@Nullable Path v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, v, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+  }
+
+  public ServerOptions withAllowedHosts(Set<String> v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, v, allowedOrigins, metricsNamespaces, ids);
+  }
+
+  public ServerOptions withAllowedOrigins(Set<String> v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, v, metricsNamespaces, ids);
+  }
+
+  public ServerOptions withMetricsNamespaces(boolean v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, v, ids);
+  }
+
+  public ServerOptions withIds(@Nullable IdCodec v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, v);
   }
 
   /** Whether {@code host} names this machine's loopback interface only. */
   public static boolean isLoopback(String host) {
     String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1") || h.startsWith("127.");
+    // an address literal 127.x.y.z, not any name that starts with "127." (127.0.0.1.evil.example is a DNS name)
+    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+        || h.matches("127\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})){2}");
   }
 
-  public ServerOptions withStoreDirectory(@Nullable Path dir) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, dir, openNamespace);
-  }
 }

@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import io.memloop.store.MemoryStore;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operations every transport serves (HTTP routes, MCP tools), on an already authorised namespace:
@@ -35,11 +37,14 @@ final class Service {
   private final MemLoop loop;
   private final ServerOptions options;
   private final Metrics metrics;
+  private final @Nullable IdCodec ids;
 
-  Service(MemLoop loop, ServerOptions options, Metrics metrics) {
+  /** @param ids how ids are shown to clients; null: the store's own ids (the local, single-user stdio transport) */
+  Service(MemLoop loop, ServerOptions options, Metrics metrics, @Nullable IdCodec ids) {
     this.loop = loop;
     this.options = options;
     this.metrics = metrics;
+    this.ids = ids;
   }
 
   MemLoop engine() {
@@ -51,18 +56,35 @@ final class Service {
     Intent intent = intent(body);
     Retrieval r = loop.retrieve(ns, intent);
     metrics.retrieved(ns, r.selected().size());
-    return Json.retrieval(r);
+    IdScope scope = new IdScope(ns);
+    Map<String, Object> out = Json.retrieval(r);
+    out.put("retrievalId", scope.show((String) out.get("retrievalId")));
+    for (Object c : (List<?>) out.get("candidates")) {
+      scope.showId(c, "id");
+    }
+    for (Object m : (List<?>) out.get("selected")) {
+      scope.showMemory(m);
+    }
+    return out;
   }
 
   Map<String, Object> reward(String ns, ObjectNode body) {
     Requests.object(body, "body", REWARD_FIELDS);
-    String retrievalId = id(Requests.text(body, "retrievalId", 64), "retrievalId");
+    IdScope scope = new IdScope(ns);
+    String retrievalId = scope.read(id(Requests.text(body, "retrievalId", 64), "retrievalId"), 'r');
     double reward = Requests.number(body, "reward");
-    List<String> used = Requests.optionalStrings(body, "usedMemoryIds", MAX_USED, 64);
+    List<String> given = Requests.optionalStrings(body, "usedMemoryIds", MAX_USED, 64);
+    List<String> used = given == null ? null : given.stream().map(u -> scope.read(id(u, "usedMemoryIds"), 'm')).toList();
     String next = Requests.optionalText(body, "nextRetrievalId", 64);
-    RewardResult result = loop.reward(ns, retrievalId, reward, used, next == null ? null : id(next, "nextRetrievalId"));
+    String nextId = next == null ? null : scope.read(id(next, "nextRetrievalId"), 'r');
+    RewardResult result = scope.call(() -> loop.reward(ns, retrievalId, reward, used, nextId));
     metrics.rewarded(ns, reward);
-    return Json.reward(result);
+    Map<String, Object> out = Json.reward(result);
+    out.put("retrievalId", scope.show((String) out.get("retrievalId")));
+    for (Object c : (List<?>) out.get("updated")) {
+      scope.showId(c, "id");
+    }
+    return out;
   }
 
   Map<String, Object> remember(String ns, ObjectNode body) {
@@ -71,37 +93,50 @@ final class Service {
     String experience = Requests.text(body, "experience", options.maxExperienceChars());
     Outcome outcome = outcome(Requests.text(body, "outcome", 16));
     String retrievalId = Requests.optionalText(body, "retrievalId", 64);
-    Memory m = loop.remember(ns, intent, experience, outcome, retrievalId == null ? null : id(retrievalId, "retrievalId"));
+    IdScope scope = new IdScope(ns);
+    String internal = retrievalId == null ? null : scope.read(id(retrievalId, "retrievalId"), 'r');
+    Memory m = scope.call(() -> loop.remember(ns, intent, experience, outcome, internal));
     metrics.remembered(ns);
-    return Json.memory(m);
+    return scope.showMemory(Json.memory(m));
   }
 
   Map<String, Object> get(String ns, String memoryId) {
-    id(memoryId, "memoryId");
-    return loop.get(ns, memoryId).map(Json::memory).orElseThrow(() -> notFound(ns, memoryId));
+    IdScope scope = new IdScope(ns);
+    String internal = scope.read(id(memoryId, "memoryId"), 'm');
+    return loop.get(ns, internal).map(m -> scope.showMemory(Json.memory(m))).orElseThrow(() -> notFound(ns, memoryId));
   }
 
   void forget(String ns, String memoryId) {
-    id(memoryId, "memoryId");
-    loop.forget(ns, memoryId);
+    IdScope scope = new IdScope(ns);
+    String internal = scope.read(id(memoryId, "memoryId"), 'm');
+    scope.call(() -> {
+      loop.forget(ns, internal);
+      return null;
+    });
   }
 
   /**
    * A page of memories, oldest first: at most {@code limit}, starting after memory {@code after} (the
-   * previous page's {@code next}). Memory ids grow with time ({@code m<sequence>}), so pages stay stable
-   * while memories are added or deleted.
+   * previous page's {@code next}). The store's memory ids grow with time ({@code m<sequence>}), so pages stay
+   * stable while memories are added or deleted.
    */
-  Map<String, Object> list(String ns, int limit, String after) {
+  Map<String, Object> list(String ns, int limit, @Nullable String after) {
+    IdScope scope = new IdScope(ns);
+    String from = null;
     if (after != null) {
-      sequence(after, "after");
+      from = ids == null ? after : ids.decode(ns, after, 'm').orElse(null);
+      if (from == null || MemoryStore.sequenceOf(from) < 0) {
+        throw MemLoopException.invalid("after", "must be a memory id (the previous page's 'next'), got '" + Requests.abbreviate(after) + "'");
+      }
     }
-    List<io.memloop.Memory> page = loop.store().page(ns, after, limit + 1); // one more tells whether there is a next page
+    List<io.memloop.Memory> page = loop.store().page(ns, from, limit + 1); // one more tells whether there is a next page
     boolean more = page.size() > limit;
-    List<Map<String, Object>> shown = page.subList(0, Math.min(limit, page.size())).stream().map(Json::memory).toList();
+    List<Map<String, Object>> shown = page.subList(0, Math.min(limit, page.size())).stream()
+        .map(m -> scope.showMemory(Json.memory(m))).toList();
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("namespace", ns);
     out.put("memories", shown);
-    out.put("next", more ? page.get(limit - 1).id() : null);
+    out.put("next", more ? scope.show(page.get(limit - 1).id()) : null);
     return out;
   }
 
@@ -188,12 +223,69 @@ final class Service {
     return id;
   }
 
-  private static long sequence(String id, String field) {
-    long seq = io.memloop.store.MemoryStore.sequenceOf(id);
-    if (seq < 0) {
-      throw MemLoopException.invalid(field, "must be a memory id such as 'm42', got '" + Requests.abbreviate(id) + "'");
+  /**
+   * The ids of one request, between what the client sees and what the store holds. A token that does not
+   * decode (malformed, forged, another namespace's) stands for an id the store cannot hold, so the engine
+   * answers exactly as for any id that does not exist; the engine's messages are shown with the client's ids.
+   */
+  private final class IdScope {
+    private final String ns;
+    private final Map<String, String> shownAs = new LinkedHashMap<>();
+    private long unknown = Long.MAX_VALUE;
+
+    IdScope(String ns) {
+      this.ns = ns;
     }
-    return seq;
+
+    /** The store's id for the client's {@code token} of {@code kind}. */
+    String read(String token, char kind) {
+      if (ids == null) {
+        return token;
+      }
+      String internal = ids.decode(ns, token, kind).orElseGet(() -> kind + Long.toString(unknown--)); // never handed out
+      shownAs.put(internal, token);
+      return internal;
+    }
+
+    /** The client's token for the store's {@code internal} id. */
+    String show(String internal) {
+      if (ids == null) {
+        return internal;
+      }
+      return shownAs.computeIfAbsent(internal, i -> ids.encode(ns, i));
+    }
+
+    void showId(Object map, String field) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> m = (Map<String, Object>) map;
+      if (m.get(field) instanceof String s) {
+        m.put(field, show(s));
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> showMemory(Object memory) {
+      showId(memory, "id");
+      showId(memory, "intentId");
+      return (Map<String, Object>) memory;
+    }
+
+    /** Runs an engine call, its errors' messages with the client's ids instead of the store's. */
+    <T> T call(java.util.function.Supplier<T> engineCall) {
+      try {
+        return engineCall.get();
+      } catch (MemLoopException e) {
+        if (ids == null || shownAs.isEmpty()) {
+          throw e;
+        }
+        String message = e.getMessage();
+        for (var entry : shownAs.entrySet()) {
+          message = message.replaceAll("(?<![A-Za-z0-9_-])" + Pattern.quote(entry.getKey()) + "(?![A-Za-z0-9_-])",
+              java.util.regex.Matcher.quoteReplacement(entry.getValue()));
+        }
+        throw new MemLoopException(e.reason(), e.field(), message);
+      }
+    }
   }
 
   private static MemLoopException notFound(String ns, String memoryId) {

@@ -43,7 +43,7 @@ class ConcurrentClientsTest {
       }
       double alpha = s.loop.config("team-a").alpha();
       Map<String, Double> initialQ = new ConcurrentHashMap<>();
-      s.loop.store().forEachMemory("team-a", m -> initialQ.put(m.id(), m.q()));
+      s.loop.store().forEachMemory("team-a", m -> initialQ.put(s.ids.encode("team-a", m.id()), m.q())); // ids as clients see them
       Map<String, List<Update>> updates = new ConcurrentHashMap<>();
       List<String> remembered = new CopyOnWriteArrayList<>();
       try (ExecutorService pool = Executors.newFixedThreadPool(CLIENTS)) {
@@ -78,14 +78,15 @@ class ConcurrentClientsTest {
         }
       }
       Map<String, Memory> finals = new HashMap<>();
-      s.loop.store().forEachMemory("team-a", m -> finals.put(m.id(), m));
+      s.loop.store().forEachMemory("team-a", m -> finals.put(s.ids.encode("team-a", m.id()), m));
       assertThat(finals).hasSize(6 + CLIENTS * EPISODES);
       assertThat(finals.keySet()).containsAll(remembered);
       int total = 0;
-      for (Memory m : finals.values()) {
-        List<Update> chain = new ArrayList<>(updates.getOrDefault(m.id(), List.of()));
+      for (var entry : finals.entrySet()) {
+        Memory m = entry.getValue();
+        List<Update> chain = new ArrayList<>(updates.getOrDefault(entry.getKey(), List.of()));
         total += chain.size();
-        double q = initialQ.get(m.id());
+        double q = initialQ.get(entry.getKey());
         int applied = 0;
         while (!chain.isEmpty()) {
           final double from = q;

@@ -166,7 +166,7 @@ class ServerApiTest {
     assertThat(s.get("/v1/openapi.json", null).json().get("openapi").asText()).startsWith("3.1");
     s.post(NS + "/memories", "a", "{\"intent\":\"x\",\"experience\":\"y\",\"outcome\":\"success\"}");
     String metrics = s.get("/metrics", null).text();
-    assertThat(metrics).contains("memloop_memories{namespace=\"team-a\"} 1.0");
+    assertThat(metrics).doesNotContain("team-a"); // namespace labels are opt-in (--metrics-namespaces)
     assertThat(metrics).contains("memloop_requests_seconds_bucket{");
     assertThat(metrics).contains("route=\"remember\"");
     assertThat(metrics).contains("memloop_store_size_bytes");

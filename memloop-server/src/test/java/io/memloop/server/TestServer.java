@@ -24,6 +24,8 @@ final class TestServer implements AutoCloseable {
   final MemLoopServer server;
   final Map<String, String> keys;
   final Path storeDir;
+  /** How the server shows ids: {@code ids.encode(ns, storeId)} is the id a client sees. */
+  final IdCodec ids;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   record Reply(int status, @Nullable JsonNode json, String text, HttpResponse<String> raw) {}
@@ -41,7 +43,8 @@ final class TestServer implements AutoCloseable {
     String ops = ApiKeys.newKey();
     ApiKeys k = ApiKeys.empty().with("a", Set.of("team-a"), a).with("b", Set.of("team-b"), b).with("ops", Set.of(ApiKeys.ALL), ops);
     this.keys = Map.of("a", a, "b", b, "ops", ops);
-    this.server = MemLoopServer.start(loop, k, options.withStoreDirectory(storeDir));
+    this.ids = options.ids() != null ? options.ids() : IdCodec.random();
+    this.server = MemLoopServer.start(loop, k, options.withStoreDirectory(storeDir).withIds(ids));
   }
 
   URI uri(String path) {
