@@ -16,6 +16,10 @@ final class Logging {
   static final String ENV = "MEMLOOP_LOG_LEVEL";
   private static final Set<String> LEVELS = Set.of("trace", "debug", "info", "warn", "error", "off");
 
+  /** Held: java.util.logging keeps loggers weakly, and a level set on a dropped one is lost. */
+  private static final java.util.logging.Logger LUCENE_VECTORIZATION =
+      java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider");
+
   private Logging() {}
 
   /**
@@ -37,6 +41,8 @@ final class Logging {
       }
       if (l.equals("debug") || l.equals("trace")) {
         java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.FINEST);
+        // the store keeps Lucene's Vector API notice quiet unless its logger was configured: this is configuring it
+        LUCENE_VECTORIZATION.setLevel(java.util.logging.Level.FINEST);
       }
     }
     SLF4JBridgeHandler.removeHandlersForRootLogger();
