@@ -32,6 +32,9 @@ final class RememberCommand implements Callable<Integer> {
       description = "The retrieval of the episode this experience came from (recorded in the event log, which export reads).")
   String retrieval;
 
+  @Option(names = "--id-only", description = "Print only the memory's id, for scripts: M=$(memloop remember ... --id-only).")
+  boolean idOnly;
+
   @Override
   public Integer call() {
     Outcome o = parseOutcome(outcome);
@@ -50,7 +53,9 @@ final class RememberCommand implements Callable<Integer> {
       }
       Memory m = loop.remember(engine.namespace, i, experience, o, retrieval);
       var out = spec.commandLine().getOut();
-      if (engine.json) {
+      if (idOnly) {
+        out.println(m.id());
+      } else if (engine.json) {
         out.println(Json.write(Json.memory(m)));
       } else {
         out.printf(Locale.ROOT, "remembered %s (intent group %s, q=%.3f)%n", m.id(), m.intentId(), m.q());

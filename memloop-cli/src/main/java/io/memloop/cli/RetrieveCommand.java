@@ -21,13 +21,19 @@ final class RetrieveCommand implements Callable<Integer> {
   @Mixin EngineOptions engine;
   @ArgGroup(exclusive = false, multiplicity = "1") IntentOptions intent;
 
+  @picocli.CommandLine.Option(names = "--id-only",
+      description = "Print only the retrieval id, for scripts: R=$(memloop retrieve --intent ... --id-only).")
+  boolean idOnly;
+
   @Override
   public Integer call() {
     Intent i = intent.intent();
     try (MemLoop loop = Session.open(engine, false, i)) {
       Retrieval r = loop.retrieve(engine.namespace, i);
       PrintWriter out = spec.commandLine().getOut();
-      if (engine.json) {
+      if (idOnly) {
+        out.println(r.id());
+      } else if (engine.json) {
         out.println(Json.write(Json.retrieval(r)));
       } else {
         print(r, out);

@@ -42,7 +42,13 @@ class DocsExamplesTest {
 
   @TempDir Path work;
 
-  record Command(String source, String line, List<String> args) {}
+  /** A command of a doc; {@code capture} names the shell variable its output goes into ({@code R=$(...)}), or null. */
+  record Command(String source, String line, List<String> args, String capture) {}
+
+  /** The shell variables the docs' commands set ({@code R=$(./memloop retrieve ... --id-only)}), for later commands. */
+  private final Map<String, String> variables = new java.util.HashMap<>();
+  private static final Pattern CAPTURE = Pattern.compile("^([A-Za-z_][A-Za-z0-9_]*)=\\$\\((.*)\\)$");
+  private static final Pattern VARIABLE = Pattern.compile("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)\\}?");
 
   @Test
   void everyCommandInTheDocs_runsAsPrinted() throws Exception {
@@ -68,6 +74,19 @@ class DocsExamplesTest {
           if (file != null) {
             Files.writeString(work.resolve(file), block.group(2), StandardCharsets.UTF_8);
           }
+        } else if (block.group(1).equals("console") && doc.getFileName().toString().equals("README.md")
+            && before.contains("## Try it")) {
+          // the first screen's session with its output, as printed, run in the same directory, output compared
+          for (var step : session(block.group(2))) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            List<String> args = new ArrayList<>(words(step.getKey()).subList(1, words(step.getKey()).size()));
+            relocate(args, "--store", "./memloop-data");
+            int code = MemLoopCli.execute(args.toArray(String[]::new), new PrintWriter(out), new PrintWriter(err));
+            assertThat(code).as("README session: %s%nstderr: %s", step.getKey(), err).isZero();
+            assertThat(out.toString().strip()).as("README session: the output printed under %s", step.getKey())
+                .isEqualTo(step.getValue().strip());
+          }
         } else if (block.group(1).equals("bash")) {
           for (Command c : commands(doc.getFileName().toString(), block.group(2))) {
             run(c);
@@ -78,14 +97,48 @@ class DocsExamplesTest {
     }
     assertThat(ran).extracting(Command::line).anyMatch(l -> l.startsWith("./memloop bench --quick"))
         .anyMatch(l -> l.startsWith("./memloop replay --input episodes.jsonl"))
-        .anyMatch(l -> l.startsWith("./memloop reward --retrieval r3"));
+        .anyMatch(l -> l.startsWith("./memloop reward --retrieval \"$R\""));
+  }
+
+  /** The {@code $ ./memloop ...} lines of a console block, each with the output printed under it. */
+  static List<Map.Entry<String, String>> session(String block) {
+    List<Map.Entry<String, String>> steps = new ArrayList<>();
+    String command = null;
+    StringBuilder output = new StringBuilder();
+    for (String line : block.split("\n")) {
+      if (line.startsWith("$ ")) {
+        if (command != null) {
+          steps.add(Map.entry(command, output.toString()));
+        }
+        command = line.substring(2).strip();
+        output.setLength(0);
+      } else if (command != null) {
+        output.append(line).append('\n');
+      }
+    }
+    if (command != null) {
+      steps.add(Map.entry(command, output.toString()));
+    }
+    assertThat(steps).as("a console block of README.md runs ./memloop").allSatisfy(s -> assertThat(s.getKey()).startsWith("./memloop "));
+    return steps;
   }
 
   private void run(Command c) throws IOException {
     if (NOT_RUN.keySet().stream().anyMatch(c.line()::startsWith)) {
       return;
     }
-    List<String> args = new ArrayList<>(c.args());
+    List<String> args = new ArrayList<>();
+    for (String a : c.args()) {
+      Matcher v = VARIABLE.matcher(a);
+      StringBuilder substituted = new StringBuilder();
+      while (v.find()) {
+        String value = variables.get(v.group(1));
+        assertThat(value).as("%s: %s uses $%s, which no earlier command set", c.source(), c.line(), v.group(1)).isNotNull();
+        v.appendReplacement(substituted, Matcher.quoteReplacement(value));
+      }
+      v.appendTail(substituted);
+      args.add(substituted.toString());
+    }
     if (c.line().startsWith(SERVED)) {
       try (ScriptedServer server = ScriptedServer.start((request, call) -> Reply.of(200,
           ScriptedServer.chatCompletion(BenchLlmCliTest.answer(request.messages().get(1).content()), "stop", 100, 5)))) {
@@ -94,10 +147,13 @@ class DocsExamplesTest {
       }
       return;
     }
-    check(c, args);
+    String result = check(c, args);
+    if (c.capture() != null) {
+      variables.put(c.capture(), result.strip());
+    }
   }
 
-  private void check(Command c, List<String> args) {
+  private String check(Command c, List<String> args) {
     String command = args.get(0);
     relocate(args, "--input", null);
     relocate(args, "--output", null);
@@ -120,6 +176,7 @@ class DocsExamplesTest {
     int output = args.indexOf("--output");
     String result = output < 0 ? out.toString() : read(Path.of(args.get(output + 1)));
     assertThat(result).as("%s: %s gives its result", c.source(), c.line()).isNotBlank();
+    return result;
   }
 
   private static String read(Path p) {
@@ -154,10 +211,17 @@ class DocsExamplesTest {
       line.append(l);
       String full = line.toString().strip();
       line.setLength(0);
-      List<String> words = words(full);
+      String capture = null;
+      String command = full;
+      Matcher captured = CAPTURE.matcher(full);
+      if (captured.matches()) {
+        capture = captured.group(1);
+        command = captured.group(2).strip();
+      }
+      List<String> words = words(command);
       int at = words.indexOf("./memloop");
       if (at >= 0) {
-        out.add(new Command(source, full, new ArrayList<>(words.subList(at + 1, words.size()))));
+        out.add(new Command(source, command, new ArrayList<>(words.subList(at + 1, words.size())), capture));
       }
     }
     return out;
