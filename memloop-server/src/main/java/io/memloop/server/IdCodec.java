@@ -70,10 +70,10 @@ public final class IdCodec {
         Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path tmp = parent.resolve(file.getFileName() + "." + Long.toHexString(new SecureRandom().nextLong()) + ".tmp");
-        if (Files.getFileStore(parent).supportsFileAttributeView("posix")) {
+        try {
           Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } else {
-          Files.createFile(tmp);
+        } catch (UnsupportedOperationException e) {
+          Files.createFile(tmp); // no POSIX permissions on this file system (asking the file store first fails in a chroot)
         }
         try {
           Files.writeString(tmp, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
