@@ -87,9 +87,12 @@ public record ServerOptions(
     }
   }
 
-  /** Loopback, port 7070, 1 MiB bodies, 8 KiB intents, 64 KiB experiences, 8,192-d embeddings, 10 s drain, MCP on. */
+  /**
+   * Loopback, port 7070, 1 MiB bodies, intents up to the engine's own bound ({@link io.memloop.Checks#MAX_INTENT_CHARS}
+   * characters), 64 KiB experiences, 8,192-d embeddings, 10 s drain, MCP on.
+   */
   public static ServerOptions defaults() {
-    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, 8_192, 65_536, 8_192, Duration.ofSeconds(10), true, null, null, Set.of(), Set.of(), false, null);
+    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, io.memloop.Checks.MAX_INTENT_CHARS, 65_536, 8_192, Duration.ofSeconds(10), true, null, null, Set.of(), Set.of(), false, null);
   }
 
   public ServerOptions withHost(String v) {
