@@ -1,0 +1,213 @@
+// The JSON shapes of the MemLoop HTTP API (memloop serve, /v1), as documented by its OpenAPI document
+// (memloop-server/src/main/resources/io/memloop/server/openapi.json). test/api-types.ts checks every one of
+// them against types generated from that document, so that the two cannot drift apart unnoticed.
+
+/** How a task ended. */
+export type Outcome = "success" | "failure" | "unknown";
+
+/** One experience with its learned utility. Ids are opaque tokens (`m_…`, `i_…`) bound to the namespace. */
+export interface Memory {
+  id: string;
+  namespace: string;
+  /** The intent group it belongs to. */
+  intentId: string;
+  /** The task text it was remembered under (empty if given only as an embedding). */
+  intent: string;
+  experience: string;
+  /** The note's attempts, newest first (one element for a plain memory). */
+  parts: string[];
+  outcome: Outcome;
+  /** Learned utility. */
+  q: number;
+  visits: number;
+  /** ISO-8601 instant. */
+  createdAt: string;
+  /** ISO-8601 instant. */
+  updatedAt: string;
+}
+
+/** One of Phase A's recalled memories with its Phase B score. */
+export interface Candidate {
+  id: string;
+  similarity: number;
+  q: number;
+  score: number;
+  selected: boolean;
+  /** Probability that this candidate was selected under the policy's randomness (for off-policy evaluation). */
+  probability: number;
+}
+
+/** The answer to {@link MemLoopClient.retrieve}. */
+export interface Retrieval {
+  /** Reward this retrieval with it; an opaque token (`r_…`), valid in this namespace only. */
+  retrievalId: string;
+  namespace: string;
+  candidates: Candidate[];
+  /** The experiences to show the agent, best first. */
+  selected: Memory[];
+}
+
+/** One memory's utility before and after a reward. */
+export interface UtilityChange {
+  id: string;
+  qBefore: number;
+  qAfter: number;
+  visits: number;
+}
+
+/** The answer to {@link MemLoopClient.reward}. */
+export interface RewardResult {
+  retrievalId: string;
+  reward: number;
+  /** Present for a Bellman/TD reward: reward + gamma * V', what the utilities moved towards. */
+  target?: number;
+  updated: UtilityChange[];
+}
+
+/** The answer to {@link MemLoopClient.endEpisode}: the reward and the stored experience, written as one. */
+export interface EpisodeEnd {
+  reward: RewardResult;
+  /** The stored experience (or the memory it duplicates or was merged into). */
+  memory: Memory;
+}
+
+/** The embedding model a store was made with. */
+export interface EmbeddingModel {
+  id: string;
+  dimension: number;
+}
+
+/** Counts and the utility distribution of a namespace. */
+export interface Stats {
+  namespace: string;
+  memories: number;
+  intents: number;
+  pendingRetrievals: number;
+  successes: number;
+  failures: number;
+  meanQ: number;
+  minQ: number;
+  maxQ: number;
+  totalVisits: number;
+  model: EmbeddingModel;
+}
+
+/** A namespace's configuration. */
+export interface Config {
+  namespace: string;
+  /** False until the namespace is first used or configured; knobs are then the ones it will get. */
+  recorded: boolean;
+  /** Every knob of the configuration as text. */
+  knobs: Record<string, string>;
+}
+
+/** One page of {@link MemLoopClient.list}. */
+export interface MemoryPage {
+  namespace: string;
+  memories: Memory[];
+  /** Pass as `after` for the next page of the same query; null on the last page. */
+  next: string | null;
+  /** How many memories match the filters, over all pages. */
+  total: number;
+}
+
+/** The answers of `/v1/health` and `/v1/ready`. */
+export interface Status {
+  status: string;
+}
+
+/** The error body of every 4xx and 5xx answer. */
+export interface ErrorBody {
+  error: {
+    code: string;
+    /** The request field at fault, or empty. */
+    field: string;
+    message: string;
+  };
+}
+
+/** The task: in words, as an embedding (of the store's dimension), or both. */
+export type IntentInput =
+  | { intent: string; embedding?: number[] }
+  | { intent?: string; embedding: number[] };
+
+/** The body of {@link MemLoopClient.retrieve}. */
+export type RetrieveRequest = IntentInput;
+
+/** The body of {@link MemLoopClient.reward}. */
+export interface RewardRequest {
+  retrievalId: string;
+  /** The task's outcome, in the namespace's reward range (default -1 failure to 1 success). */
+  reward: number;
+  /** Which selected experiences the agent actually used (at most 64). */
+  usedMemoryIds?: string[];
+  /** For one step of a multi-step episode: the episode's next retrieval (a Bellman/TD target). */
+  nextRetrievalId?: string;
+}
+
+/** The body of {@link MemLoopClient.remember}. */
+export type RememberRequest = IntentInput & {
+  /** What worked, or what went wrong and what to avoid. */
+  experience: string;
+  outcome: Outcome;
+  /** The retrieval of the episode this experience came from. */
+  retrievalId?: string;
+};
+
+/** The body of {@link MemLoopClient.endEpisode}: a reward and a remember, as one write. */
+export type EpisodeRequest = IntentInput & {
+  retrievalId: string;
+  reward: number;
+  usedMemoryIds?: string[];
+  nextRetrievalId?: string;
+  /** What worked, or what went wrong and what to avoid. */
+  experience: string;
+  /** The outcome recorded with the new experience. */
+  outcome: Outcome;
+};
+
+/** The body of {@link MemLoopClient.edit}. */
+export interface EditRequest {
+  experience: string;
+}
+
+/** The body of {@link MemLoopClient.configure}. */
+export interface ConfigRequest {
+  preset?: "default" | "memrl" | "similarity";
+  knobs?: Record<string, string | number | boolean>;
+}
+
+/** Sort key of {@link ListQuery}. */
+export type ListSort = "created" | "updated" | "q" | "visits";
+
+/**
+ * Filters, order and paging of {@link MemLoopClient.list}; every field is optional. Bounds on q and visits are
+ * inclusive; `*From` instants inclusive, `*To` exclusive.
+ */
+export interface ListQuery {
+  /** Page size, 1-1000 (server default 100). */
+  limit?: number;
+  /** The previous page's `next` (opaque). */
+  after?: string;
+  /** Words that must all occur (case-insensitively, as whole words) in the memory's intent or experience. */
+  text?: string;
+  /** One outcome or several. */
+  outcome?: Outcome | readonly Outcome[];
+  minQ?: number;
+  maxQ?: number;
+  minVisits?: number;
+  maxVisits?: number;
+  createdFrom?: Date | string;
+  createdTo?: Date | string;
+  updatedFrom?: Date | string;
+  updatedTo?: Date | string;
+  /** Default `created` (store order). */
+  sort?: ListSort;
+  /** Default `asc`. */
+  order?: "asc" | "desc";
+}
+
+/** The answer of `GET /v1/namespaces`. */
+export interface NamespaceList {
+  namespaces: string[];
+}
