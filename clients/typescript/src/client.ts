@@ -45,11 +45,11 @@ export interface MemLoopClientOptions {
 /** Per-call options. */
 export interface CallOptions {
   /** The namespace of this call, instead of the client's. */
-  namespace?: string;
+  namespace?: string | undefined;
   /** Aborts the call (and its retries). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Time allowed for one attempt of this call, instead of the client's. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 const RETRY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
@@ -103,33 +103,33 @@ export class MemLoopClient {
   }
 
   /** Two-phase retrieval for a task (given in words, or as a request with an embedding): reward it with its `retrievalId`. */
-  retrieve(intent: string | RetrieveRequest, options?: CallOptions): Promise<Retrieval> {
+  async retrieve(intent: string | RetrieveRequest, options?: CallOptions): Promise<Retrieval> {
     const body = typeof intent === "string" ? { intent } : intent;
     return this.#json<Retrieval>("retrieve", { ns: this.#ns(options) }, { body, options });
   }
 
   /** Rewards a retrieval with the task's outcome (default range -1 failure to 1 success). */
-  reward(request: RewardRequest, options?: CallOptions): Promise<RewardResult> {
+  async reward(request: RewardRequest, options?: CallOptions): Promise<RewardResult> {
     return this.#json<RewardResult>("reward", { ns: this.#ns(options) }, { body: request, options });
   }
 
   /** Stores an experience (201): what worked, or what went wrong and what to avoid. */
-  remember(request: RememberRequest, options?: CallOptions): Promise<Memory> {
+  async remember(request: RememberRequest, options?: CallOptions): Promise<Memory> {
     return this.#json<Memory>("remember", { ns: this.#ns(options) }, { body: request, options });
   }
 
   /** Ends an episode: the reward and the new experience as one write (nothing is written if any field is bad). */
-  endEpisode(request: EpisodeRequest, options?: CallOptions): Promise<EpisodeEnd> {
+  async endEpisode(request: EpisodeRequest, options?: CallOptions): Promise<EpisodeEnd> {
     return this.#json<EpisodeEnd>("endEpisode", { ns: this.#ns(options) }, { body: request, options });
   }
 
   /** One memory. */
-  get(memoryId: string, options?: CallOptions): Promise<Memory> {
+  async get(memoryId: string, options?: CallOptions): Promise<Memory> {
     return this.#json<Memory>("getMemory", { ns: this.#ns(options), id: required(memoryId, "memoryId") }, { options });
   }
 
   /** Replaces a memory's experience text in place (it keeps its id, intent, outcome, utility and visits). */
-  edit(memoryId: string, experience: string, options?: CallOptions): Promise<Memory> {
+  async edit(memoryId: string, experience: string, options?: CallOptions): Promise<Memory> {
     return this.#json<Memory>("editMemory", { ns: this.#ns(options), id: required(memoryId, "memoryId") },
       { body: { experience }, options });
   }
@@ -140,7 +140,7 @@ export class MemLoopClient {
   }
 
   /** One page of memories matching `query` (all of them, oldest first, without filters); `next` gives the following page. */
-  list(query: ListQuery = {}, options?: CallOptions): Promise<MemoryPage> {
+  async list(query: ListQuery = {}, options?: CallOptions): Promise<MemoryPage> {
     return this.#json<MemoryPage>("listMemories", { ns: this.#ns(options) }, { query: listParameters(query), options });
   }
 
@@ -165,27 +165,27 @@ export class MemLoopClient {
   }
 
   /** Counts, the utility distribution and the embedding model of the namespace. */
-  stats(options?: CallOptions): Promise<Stats> {
+  async stats(options?: CallOptions): Promise<Stats> {
     return this.#json<Stats>("stats", { ns: this.#ns(options) }, { options });
   }
 
   /** The namespace's configuration (or the one it will get, until first used). */
-  config(options?: CallOptions): Promise<Config> {
+  async config(options?: CallOptions): Promise<Config> {
     return this.#json<Config>("getConfig", { ns: this.#ns(options) }, { options });
   }
 
   /** Records a preset and knob overrides as the namespace's configuration; returns it. */
-  configure(request: ConfigRequest, options?: CallOptions): Promise<Config> {
+  async configure(request: ConfigRequest, options?: CallOptions): Promise<Config> {
     return this.#json<Config>("putConfig", { ns: this.#ns(options) }, { body: request, options });
   }
 
   /** Liveness: `{status: "ok"}` while the process serves requests. */
-  health(options?: CallOptions): Promise<Status> {
+  async health(options?: CallOptions): Promise<Status> {
     return this.#json<Status>("health", {}, { options });
   }
 
   /** Readiness: `{status: "ready"}`; an {@link UnavailableError} (503) while stopping or when the store fails. */
-  ready(options?: CallOptions): Promise<Status> {
+  async ready(options?: CallOptions): Promise<Status> {
     return this.#json<Status>("ready", {}, { options });
   }
 
@@ -195,7 +195,7 @@ export class MemLoopClient {
   }
 
   /** The server's OpenAPI document. */
-  openapi(options?: CallOptions): Promise<Record<string, unknown>> {
+  async openapi(options?: CallOptions): Promise<Record<string, unknown>> {
     return this.#json<Record<string, unknown>>("openapi", {}, { options });
   }
 

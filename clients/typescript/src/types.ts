@@ -186,25 +186,25 @@ export type ListSort = "created" | "updated" | "q" | "visits";
  */
 export interface ListQuery {
   /** Page size, 1-1000 (server default 100). */
-  limit?: number;
+  limit?: number | undefined;
   /** The previous page's `next` (opaque). */
-  after?: string;
+  after?: string | undefined;
   /** Words that must all occur (case-insensitively, as whole words) in the memory's intent or experience. */
-  text?: string;
+  text?: string | undefined;
   /** One outcome or several. */
-  outcome?: Outcome | readonly Outcome[];
-  minQ?: number;
-  maxQ?: number;
-  minVisits?: number;
-  maxVisits?: number;
-  createdFrom?: Date | string;
-  createdTo?: Date | string;
-  updatedFrom?: Date | string;
-  updatedTo?: Date | string;
+  outcome?: Outcome | readonly Outcome[] | undefined;
+  minQ?: number | undefined;
+  maxQ?: number | undefined;
+  minVisits?: number | undefined;
+  maxVisits?: number | undefined;
+  createdFrom?: Date | string | undefined;
+  createdTo?: Date | string | undefined;
+  updatedFrom?: Date | string | undefined;
+  updatedTo?: Date | string | undefined;
   /** Default `created` (store order). */
-  sort?: ListSort;
+  sort?: ListSort | undefined;
   /** Default `asc`. */
-  order?: "asc" | "desc";
+  order?: "asc" | "desc" | undefined;
 }
 
 /** The answer of `GET /v1/namespaces`. */
