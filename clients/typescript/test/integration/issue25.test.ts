@@ -41,26 +41,31 @@ describe("live server: edit", () => {
 });
 
 describe("live server: list with filters", () => {
-  async function seed(c: MemLoopClient): Promise<{ nginx: Memory; redis: Memory; failed: Memory; unknown: Memory }> {
+  /** Four memories, and a reward of a retrieval that selected the nginx one (and whichever else it selected: `rewarded`). */
+  async function seed(c: MemLoopClient): Promise<{ nginx: Memory; redis: Memory; failed: Memory; unknown: Memory; all: Memory[]; rewarded: Set<string> }> {
     const nginx = await c.remember({ intent: "restart nginx", experience: "systemctl restart nginx", outcome: "success" });
     const redis = await c.remember({ intent: "flush the redis cache", experience: "redis-cli FLUSHDB", outcome: "success" });
-    const failed = await c.remember({ intent: "restart nginx quickly", experience: "kill -9 the nginx master", outcome: "failure" });
+    const failed = await c.remember({ intent: "drain the kubernetes node", experience: "kubectl drain --force left nginx down; restart it by hand", outcome: "failure" });
     const unknown = await c.remember({ intent: "rotate logs", experience: "logrotate -f", outcome: "unknown" });
     const r = await c.retrieve("restart nginx");
-    await c.reward({ retrievalId: r.retrievalId, reward: 1, usedMemoryIds: [nginx.id] });
-    return { nginx, redis, failed, unknown };
+    const result = await c.reward({ retrievalId: r.retrievalId, reward: 1, usedMemoryIds: [nginx.id] });
+    const rewarded = new Set(result.updated.filter((u) => u.visits > 0).map((u) => u.id));
+    assert.ok(rewarded.has(nginx.id));
+    return { nginx, redis, failed, unknown, all: [nginx, redis, failed, unknown], rewarded };
   }
 
   it("text, outcome (one or several), utility and visits bounds; total counts every match", async () => {
     const c = fresh("filters");
-    const { nginx, redis, failed, unknown } = await seed(c);
+    const { nginx, redis, failed, unknown, all, rewarded } = await seed(c);
     const ids = async (q: Parameters<MemLoopClient["list"]>[0]) => (await c.list(q)).memories.map((m) => m.id);
+    const where = (p: (m: Memory) => boolean) => all.filter(p).map((m) => m.id);
     assert.deepEqual(await ids({ text: "NGINX restart" }), [nginx.id, failed.id]);
+    assert.deepEqual(await ids({ text: "flushdb" }), [redis.id]);
     assert.deepEqual(await ids({ outcome: "failure" }), [failed.id]);
     assert.deepEqual(await ids({ outcome: ["success", "unknown"] }), [nginx.id, redis.id, unknown.id]);
-    assert.deepEqual(await ids({ minVisits: 1 }), [nginx.id]);
-    assert.deepEqual(await ids({ minQ: 0.01 }), [nginx.id]);
-    assert.deepEqual(await ids({ maxVisits: 0, outcome: "success" }), [redis.id]);
+    assert.deepEqual(await ids({ minVisits: 1 }), where((m) => rewarded.has(m.id)));
+    assert.deepEqual(await ids({ minQ: 0.01 }), where((m) => rewarded.has(m.id)));
+    assert.deepEqual(await ids({ maxVisits: 0, outcome: "success" }), where((m) => m.outcome === "success" && !rewarded.has(m.id)));
     const page = await c.list({ limit: 1, outcome: ["success", "unknown"] });
     conforms(page, "MemoryPage");
     assert.equal(page.total, 3);
@@ -70,28 +75,32 @@ describe("live server: list with filters", () => {
 
   it("created and updated windows (from inclusive, to exclusive)", async () => {
     const c = fresh("windows");
-    const { nginx, redis, failed, unknown } = await seed(c);
-    const all = [nginx, redis, failed, unknown].map((m) => m.id);
+    const { nginx, unknown, all, rewarded } = await seed(c);
     const ids = async (q: Parameters<MemLoopClient["list"]>[0]) => (await c.list(q)).memories.map((m) => m.id);
-    assert.deepEqual(await ids({ createdFrom: nginx.createdAt }), all);
+    assert.deepEqual(await ids({ createdFrom: nginx.createdAt }), all.map((m) => m.id));
     assert.deepEqual(await ids({ createdTo: nginx.createdAt }), []);
     assert.deepEqual(await ids({ createdFrom: new Date(Date.parse(unknown.createdAt) + 1) }), []);
-    assert.deepEqual(await ids({ updatedFrom: (await c.get(nginx.id)).updatedAt }), [nginx.id]);
+    const rewardedAt = (await c.get(nginx.id)).updatedAt;
+    assert.deepEqual(await ids({ updatedFrom: rewardedAt }), all.filter((m) => rewarded.has(m.id)).map((m) => m.id));
+    assert.deepEqual(await ids({ updatedTo: rewardedAt }), all.filter((m) => !rewarded.has(m.id)).map((m) => m.id));
   });
 
   it("sort by q descending, and listAll over every page of a filtered query", async () => {
     const c = fresh("sort");
-    const { nginx } = await seed(c);
+    const { nginx, all } = await seed(c);
     const sorted = (await c.list({ sort: "q", order: "desc" })).memories;
-    assert.equal(sorted[0]!.id, nginx.id);
+    assert.equal(sorted.length, all.length);
+    assert.equal(sorted[0]!.q, (await c.get(nginx.id)).q);
     for (let i = 1; i < sorted.length; i++) {
-      assert.ok(sorted[i - 1]!.q >= sorted[i]!.q);
+      const [a, b] = [sorted[i - 1]!, sorted[i]!];
+      // ties in creation order, in the direction of the sort: the newer first
+      assert.ok(a.q > b.q || (a.q === b.q && Date.parse(a.createdAt) >= Date.parse(b.createdAt)), `${a.q} before ${b.q}`);
     }
-    const all = [];
+    const outcomes = [];
     for await (const m of c.listAll({ outcome: ["success", "unknown"], limit: 1 })) {
-      all.push(m.outcome);
+      outcomes.push(m.outcome);
     }
-    assert.deepEqual(all, ["success", "success", "unknown"]);
+    assert.deepEqual(outcomes, ["success", "success", "unknown"]);
   });
 
   it("a bad parameter is an InvalidArgumentError naming it; a cursor of another query is refused", async () => {
