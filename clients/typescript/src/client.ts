@@ -239,6 +239,7 @@ export class MemLoopClient {
     let body: string | undefined;
     if (request.body !== undefined) {
       headers["Content-Type"] = "application/json";
+      requireFinite(request.body, "", "");
       body = JSON.stringify(request.body);
     }
     const signal = request.options?.signal;
@@ -367,6 +368,24 @@ function listParameters(query: ListQuery): URLSearchParams {
     }
   }
   return params;
+}
+
+/**
+ * JSON has no NaN or Infinity (JSON.stringify would send null, which the server reports as a missing field):
+ * refused before sending, naming the field (`reward`, `knobs.alpha`; an array's entry by the array's name).
+ */
+function requireFinite(value: unknown, field: string, path: string): void {
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    throw new InvalidArgumentError(0, "invalid_argument", field, `${path}: must be a finite number, got ${value}`);
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => requireFinite(v, field, `${path}[${i}]`));
+  } else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      const name = field === "" ? k : `${field}.${k}`;
+      requireFinite(v, name, name);
+    }
+  }
 }
 
 function required(value: string, field: string): string {

@@ -161,6 +161,17 @@ describe("requests", () => {
     assert.equal(s.one.url, "/v1/namespaces/team.b-2/stats");
   });
 
+  it("NaN and infinite numbers are refused before sending (JSON would send null), naming the field", async () => {
+    const { c, s } = await client();
+    await assert.rejects(c.reward({ retrievalId: "r_1", reward: Number.NaN }), (e: unknown) =>
+      e instanceof InvalidArgumentError && e.status === 0 && e.field === "reward" && e.message === "reward: must be a finite number, got NaN");
+    await assert.rejects(c.retrieve({ embedding: [0.5, Number.POSITIVE_INFINITY] }), (e: unknown) =>
+      e instanceof InvalidArgumentError && e.field === "embedding" && e.message === "embedding[1]: must be a finite number, got Infinity");
+    await assert.rejects(c.configure({ knobs: { alpha: -Infinity } }), (e: unknown) =>
+      e instanceof InvalidArgumentError && e.field === "knobs.alpha");
+    assert.equal(s.received.length, 0);
+  });
+
   it("no namespace anywhere: refused before sending, naming the field", async () => {
     stub = await Stub.start();
     const c = new MemLoopClient({ baseUrl: stub.url, apiKey: KEY });
