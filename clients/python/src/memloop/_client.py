@@ -9,7 +9,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from . import _errors
 from ._errors import ERROR_FIELDS, MemLoopError, UnexpectedResponse, error_for
@@ -71,9 +71,9 @@ OPERATIONS: Dict[str, Operation] = {o.operation_id: o for o in (
 
 # Methods whose repetition changes nothing more than doing them once (RFC 9110, 9.2.2): retried after a failure
 # that may have reached the server. POST and PATCH are retried only when the request surely was not sent.
-IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
+IDEMPOTENT: FrozenSet[str] = frozenset({"GET", "PUT", "DELETE"})
 # Answers that say "try again later" (bad gateway, unavailable, gateway timeout): retried for idempotent calls.
-RETRY_STATUSES = frozenset({502, 503, 504})
+RETRY_STATUSES: FrozenSet[int] = frozenset({502, 503, 504})
 
 
 @dataclass(frozen=True)
@@ -306,7 +306,7 @@ class MemLoopClient:
 
     def _send(self, op: Operation, *, ns: Optional[str] = None, memory_id: Optional[str] = None,
               query: Optional[List[Tuple[str, str]]] = None, body: Optional[Dict[str, Any]] = None,
-              retry_statuses: frozenset = RETRY_STATUSES, also_ok: frozenset = frozenset(),
+              retry_statuses: FrozenSet[int] = RETRY_STATUSES, also_ok: FrozenSet[int] = frozenset(),
               gone_ok_when_repeated: bool = False) -> _Answer:
         path = op.path
         if ns is not None:
@@ -356,7 +356,7 @@ class MemLoopClient:
     def _delay(self, attempt: int) -> float:
         # exponential backoff with "equal jitter": half fixed, half random, so clients that failed together
         # do not all come back at the same instant
-        delay = min(self.max_backoff, self.backoff * (2 ** attempt))
+        delay = min(self.max_backoff, self.backoff * (1 << attempt))
         return delay / 2 + self._jitter.uniform(0, delay / 2)
 
     def _attempt(self, method: str, target: str, payload: Optional[bytes], headers: Dict[str, str]) -> Tuple[int, str, bytes]:

@@ -8,7 +8,7 @@ published schemas, so a property renamed on one side and not the other fails a t
 import re
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Type, TypeVar, cast
 
 from ._errors import UnexpectedResponse
 
@@ -130,7 +130,7 @@ def decode(cls: Type[T], obj: Any) -> T:
     if not isinstance(obj, dict):
         raise UnexpectedResponse("expected a %s object, got %s" % (cls.__name__, type(obj).__name__), code="unexpected_response")
     values: Dict[str, Any] = {}
-    for f in fields(cls):  # type: ignore[arg-type]
+    for f in fields(cast(Any, cls)):
         meta = f.metadata
         name = meta["json"]
         if name not in obj:
