@@ -48,7 +48,7 @@ __all__ = [
     "MemLoopClient", "Operation", "OPERATIONS", "IDEMPOTENT", "__version__",
     "MemLoopError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "MethodNotAllowed", "Conflict",
     "PayloadTooLarge", "UnsupportedMediaType", "MisdirectedRequest", "ServerError", "ServiceUnavailable",
-    "ConnectionError", "UnexpectedResponse",
+    "UnexpectedResponse",  # memloop.ConnectionError too, left out here so that `import *` keeps the built-in name
     "Memory", "Candidate", "Retrieval", "UtilityChange", "UpdatedMemory", "RewardResult", "EpisodeEnd",
     "MemoryPage", "EmbeddingModel", "Stats", "Config", "Outcome", "Sort", "Order",
 ]

@@ -115,7 +115,7 @@ class MemLoopClient:
             raise ValueError("retries: must be in [0, 10], got %r" % retries)
         if backoff < 0 or max_backoff < backoff:
             raise ValueError("backoff: must be >= 0 and <= max_backoff, got backoff=%r max_backoff=%r" % (backoff, max_backoff))
-        key = api_key if api_key is not None else os.environ.get("MEMLOOP_API_KEY")
+        key = api_key if api_key is not None else (os.environ.get("MEMLOOP_API_KEY") or None)
         if key is not None and (key == "" or any(c in key for c in "\r\n\0 ")):
             raise ValueError("api_key: must be a non-empty key without spaces or line breaks (as printed by memloop keys add)")
         self.base_url = urllib.parse.urlunsplit((parsed.scheme, parsed.netloc, parsed.path.rstrip("/"), "", ""))
