@@ -361,6 +361,15 @@ class Parsing(unittest.TestCase):
         with self.assertRaises(ValueError):
             parse_instant("yesterday")
 
+    def test_statsOfAStoreThatRecordsNoModel_haveModelNone(self):
+        from memloop._models import decode
+        stats = {"namespace": "a", "memories": 0, "intents": 0, "pendingRetrievals": 0, "successes": 0, "failures": 0,
+                 "meanQ": 0, "minQ": 0, "maxQ": 0, "totalVisits": 0}
+        self.assertIsNone(decode(memloop.Stats, dict(stats, model=None)).model)
+        self.assertIsNone(decode(memloop.Stats, stats).model)  # a server older than the model
+        self.assertEqual(memloop.EmbeddingModel("hashing-v1-384", 384),
+                         decode(memloop.Stats, dict(stats, model={"id": "hashing-v1-384", "dimension": 384})).model)
+
     def test_aMemoryFromAServerWithoutParts_hasItsExperienceAsTheOnlyPart(self):
         from memloop._models import decode
         old = dict(MEMORY)

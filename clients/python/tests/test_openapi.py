@@ -88,6 +88,12 @@ def compare(test: unittest.TestCase, schema: Dict[str, Any], cls: type, where: s
     test.assertEqual(sorted(props), sorted(wire), "%s (%s): documented properties vs. the ones the client reads" % (where, cls.__name__))
     required = set(schema.get("required", []))
     for name, meta in wire.items():
+        kind = resolve(props[name]).get("type") if name in props else None
+        if isinstance(kind, list) and "null" in kind:
+            try:
+                meta["read"](None)
+            except Exception as e:  # the client would refuse a documented answer
+                test.fail("%s.%s may be null, the client cannot read null: %s" % (where, name, e))
         if meta["absent"] is None:
             test.assertIn(name, required, "%s.%s: the client needs it, the document does not promise it" % (where, name))
         if meta["model"] is not None and name in props:

@@ -117,6 +117,10 @@ def _nested(cls: Type[T]) -> Callable[[Any], T]:
     return lambda v: decode(cls, v)
 
 
+def _optional_nested(cls: Type[T]) -> Callable[[Any], Optional[T]]:
+    return lambda v: None if v is None else decode(cls, v)
+
+
 def _nested_list(cls: Type[T]) -> Callable[[Any], List[T]]:
     def read(v: Any) -> List[T]:
         if not isinstance(v, list):
@@ -253,7 +257,11 @@ class EmbeddingModel:
 
 @dataclass(frozen=True)
 class Stats:
-    """Counts and the utility distribution of a namespace; ``model`` is None from a server older than it."""
+    """Counts and the utility distribution of a namespace.
+
+    ``model`` is the embedding model the store records: None while it records none (a store only ever given
+    embeddings by its callers), and from a server older than it.
+    """
 
     namespace: str = _wire("namespace", _text)
     memories: int = _wire("memories", _integer)
@@ -265,7 +273,8 @@ class Stats:
     min_q: float = _wire("minQ", _number)
     max_q: float = _wire("maxQ", _number)
     total_visits: int = _wire("totalVisits", _integer)
-    model: Optional[EmbeddingModel] = _wire("model", _nested(EmbeddingModel), model=EmbeddingModel, absent=lambda obj: None)
+    model: Optional[EmbeddingModel] = _wire("model", _optional_nested(EmbeddingModel), model=EmbeddingModel,
+                                            absent=lambda obj: None)
 
 
 @dataclass(frozen=True)
