@@ -2,6 +2,7 @@
 
 import json
 import threading
+import time
 import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +31,7 @@ class Reply:
     body: Union[bytes, Any] = b""
     content_type: str = "application/json"
     drop: bool = False
+    delay_seconds: float = 0.0  # wait before answering (a slow server, for timeouts)
 
 
 DROP = Reply(drop=True)
@@ -67,6 +69,8 @@ class Stub:
                     reply = stub._script.pop(0) if stub._script else None
                 if reply is None:
                     reply = stub.fallback(seen) if stub.fallback else Reply(500, {"error": {"code": "internal", "field": "", "message": "no script"}})
+                if reply.delay_seconds:
+                    time.sleep(reply.delay_seconds)
                 if reply.drop:
                     self.close_connection = True
                     self.connection.shutdown(2)

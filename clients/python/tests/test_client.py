@@ -282,6 +282,19 @@ class Retries(unittest.TestCase):
         self.assertEqual("m_abc", self.c.get("m_abc").id)
         self.assertEqual(2, len(self.stub.seen))
 
+    def test_get_timedOut_isRetried_butPost_isNot(self):
+        self.c.timeout = 0.2
+        self.stub.script(Reply(200, MEMORY, delay_seconds=1.0), Reply(200, MEMORY))
+        self.assertEqual("m_abc", self.c.get("m_abc").id)
+        self.assertEqual(2, len(self.stub.seen))
+        self.stub.seen.clear()
+        self.stub.script(Reply(200, REWARD, delay_seconds=1.0), Reply(200, REWARD))
+        with self.assertRaises(memloop.ConnectionError) as caught:
+            self.c.reward("r_1", 1)
+        self.assertTrue(caught.exception.sent)
+        self.assertIn("timed out", caught.exception.message)
+        self.assertEqual(1, len(self.stub.seen))
+
     def test_put_and_delete_areRetried(self):
         self.stub.script(error(502, "embedding_failed", "", "x"), Reply(200, {"namespace": "team-a", "recorded": True, "knobs": {}}),
                          DROP, Reply(204))
