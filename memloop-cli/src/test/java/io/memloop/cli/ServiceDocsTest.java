@@ -38,7 +38,9 @@ class ServiceDocsTest {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    String script = "set -euo pipefail\n" + block.replace("7070", Integer.toString(port))
+    // a step that fails ends the script: the trap stops the server it started in the background, which would
+    // otherwise outlive the script (and, holding its output open, keep the test waiting forever)
+    String script = "set -euo pipefail\ntrap 'kill $(jobs -p) 2>/dev/null || true' EXIT\n" + block.replace("7070", Integer.toString(port))
         .replace("./memloop serve", "./memloop serve --port " + port);
     Path memloop = work.resolve("memloop");
     String java = ProcessHandle.current().info().command().orElse("java");
@@ -47,10 +49,24 @@ class ServiceDocsTest {
     Files.setPosixFilePermissions(memloop, PosixFilePermissions.fromString("rwx------"));
     Files.createDirectories(work.resolve("examples"));
     Files.copy(root.resolve("examples/agent_loop.py"), work.resolve("examples/agent_loop.py"));
+    Path client = Path.of("clients", "python", "src", "memloop"); // the example's client, found next to it as in a checkout
+    Files.createDirectories(work.resolve(client));
+    try (var files = Files.list(root.resolve(client))) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        Files.copy(f, work.resolve(client).resolve(f.getFileName().toString()));
+      }
+    }
     Files.writeString(work.resolve("service.sh"), script);
-    Process p = new ProcessBuilder("bash", "service.sh").directory(work.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+    Path log = work.resolve("service.log");
+    Process p = new ProcessBuilder("bash", "service.sh").directory(work.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    boolean ended = p.waitFor(300, TimeUnit.SECONDS);
+    if (!ended) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(ended).as(out).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
     assertThat(out).contains("\"status\":\"ready\"");
     // ids are opaque tokens (r_..., m_...), read from the previous answer as the README shows
