@@ -131,15 +131,17 @@ class DurableUnitTest {
     return image;
   }
 
-  /** Waits (without sleeping) until {@code t} parks in the log, waiting for a group commit to cover its write. */
-  private static void awaitParkedInTheLog(Thread t) {
+  /**
+   * Waits (without sleeping) until {@code t} parks in the log, waiting for a group commit to cover its write, or
+   * returns (its commit then ran: what the crash image holds shows whether it wrote the unit's records).
+   */
+  private static void awaitParkedInTheLogOrDone(Thread t) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       Object blocker = LockSupport.getBlocker(t);
-      if (blocker != null && blocker.getClass().getName().endsWith("WriteAheadLog$Waiter")) {
+      if (blocker != null && blocker.getClass().getName().endsWith("WriteAheadLog$Waiter") || !t.isAlive()) {
         return;
       }
-      assertThat(t.isAlive()).as("the other writer returned without waiting for the unit").isTrue();
       assertThat(System.nanoTime()).as("the other writer never waited in the log").isLessThan(deadline);
       Thread.onSpinWait();
     }
@@ -164,7 +166,7 @@ class DurableUnitTest {
     Memory episode = store.durablyTogether(() -> {
       store.applyReward("ns", r.id(), StoreFixtures.T0, (id, u) -> toQ(0.9, u));
       writer.start(); // its insert is logged after the reward, and its commit must not write the reward
-      awaitParkedInTheLog(writer);
+      awaitParkedInTheLogOrDone(writer);
       images[0] = crashImage("after-the-reward");
       Memory m = insert(store, "ns", episodeVector, "the episode's memory", 0);
       images[1] = crashImage("after-the-insert");
