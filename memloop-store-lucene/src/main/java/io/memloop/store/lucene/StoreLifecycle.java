@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Locks: {@code commitLock} serialises index commits, checkpoints and close. The {@link #gate}
  * is held on its read side by every mutation from its first state change to its log append (not
- * while it waits for durability), and on its write side by a checkpoint while it rotates the log,
+ * while it waits for durability; a {@link #unit} holds it for its whole length), and on its write side by a checkpoint while it rotates the log,
  * commits the index and writes the snapshot, so the snapshot sees one consistent state.
  *
  * <p>Failure: an I/O error after which RAM may be ahead of disk (log sync, indexing, checkpoint)
