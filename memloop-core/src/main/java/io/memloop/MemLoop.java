@@ -261,6 +261,16 @@ public final class MemLoop implements AutoCloseable {
    */
   public RewardResult reward(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds,
       @Nullable String nextRetrievalId) {
+    return applyReward(planReward(namespace, retrievalId, reward, usedMemoryIds, nextRetrievalId));
+  }
+
+  /** A reward checked against everything but its retrieval's state, which {@link #applyReward} checks as it claims it. */
+  private record RewardPlan(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds,
+      MemLoopConfig config, UtilityRule rule, double target) {}
+
+  /** The checks of {@link #reward(String, String, double, List, String)} that come before any write, and its target. */
+  private RewardPlan planReward(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds,
+      @Nullable String nextRetrievalId) {
     Checks.requireNamespace(namespace);
     Checks.requireNonBlank(retrievalId, "retrievalId");
     Checks.requireFinite(reward, "reward");
@@ -276,6 +286,18 @@ public final class MemLoop implements AutoCloseable {
         Checks.requireNonBlank(id, "usedMemoryIds");
       }
     }
+    return new RewardPlan(namespace, retrievalId, reward, usedMemoryIds, config, rule, target);
+  }
+
+  /** Claims the retrieval and updates utilities (nothing is written if the retrieval cannot be rewarded). */
+  private RewardResult applyReward(RewardPlan plan) {
+    String namespace = plan.namespace();
+    String retrievalId = plan.retrievalId();
+    double reward = plan.reward();
+    List<String> usedMemoryIds = plan.usedMemoryIds();
+    MemLoopConfig config = plan.config();
+    UtilityRule rule = plan.rule();
+    double target = plan.target();
     RewardOutcome outcome =
         store.applyReward(
             namespace,
@@ -375,6 +397,16 @@ public final class MemLoop implements AutoCloseable {
    * @param retrievalId the episode's retrieval, or null when the experience comes from no retrieval
    */
   public Memory remember(String namespace, Intent intent, String experience, Outcome outcome, @Nullable String retrievalId) {
+    return applyRemember(planRemember(namespace, intent, experience, outcome, retrievalId));
+  }
+
+  /** A remember checked and embedded, ready to store. */
+  private record RememberPlan(String namespace, Intent intent, String experience, Outcome outcome,
+      @Nullable String retrievalId, float[] embedding, MemLoopConfig config) {}
+
+  /** The checks of {@link #remember(String, Intent, String, Outcome, String)} that come before any write. */
+  private RememberPlan planRemember(String namespace, Intent intent, String experience, Outcome outcome,
+      @Nullable String retrievalId) {
     Checks.requireNamespace(namespace);
     Checks.requireIntentLength(intent, "intent");
     if (retrievalId != null) {
@@ -384,6 +416,18 @@ public final class MemLoop implements AutoCloseable {
     Objects.requireNonNull(outcome, "outcome");
     float[] embedding = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
+    return new RememberPlan(namespace, intent, experience, outcome, retrievalId, embedding, config);
+  }
+
+  /** Stores a planned remember: consolidation, merge, eviction and events. */
+  private Memory applyRemember(RememberPlan plan) {
+    String namespace = plan.namespace();
+    Intent intent = plan.intent();
+    String experience = plan.experience();
+    Outcome outcome = plan.outcome();
+    String retrievalId = plan.retrievalId();
+    float[] embedding = plan.embedding();
+    MemLoopConfig config = plan.config();
     NewMemory fresh = new NewMemory(
         namespace, intent.optionalText().orElse(""), embedding, experience, outcome,
         config.initialQ(outcome), clock.instant());
@@ -434,6 +478,39 @@ public final class MemLoop implements AutoCloseable {
       evictBeyond(namespace, config.maxMemories(), stored.id());
     }
     return stored;
+  }
+
+  /**
+   * Ends an episode in one call: {@link #reward(String, String, double, List, String)} of the episode's
+   * retrieval, then {@link #remember(String, Intent, String, Outcome, String)} of the experience linked to that
+   * retrieval, with exactly their effects (utilities, per-task learning, consolidation, merge, eviction, events),
+   * made durable as one write ({@link MemoryStore#durablyTogether}: one fsync on {@code LuceneStore}, where a
+   * crash before the return keeps both or neither).
+   *
+   * <p>Every argument is checked before anything is written: a bad reward, a blank experience, a missing
+   * outcome, a bad intent, an unknown next retrieval, and a retrieval that is unknown, already rewarded,
+   * expired or did not select a used id all fail with the error {@code reward} or {@code remember} gives, and
+   * store nothing. (As with those calls, the namespace's configuration is recorded on its first use.)
+   *
+   * @return the reward's result and the stored memory (or the existing one it duplicates)
+   */
+  public EpisodeEnd endEpisode(String namespace, String retrievalId, double reward, @Nullable List<String> usedMemoryIds,
+      @Nullable String nextRetrievalId, Intent intent, String experience, Outcome outcome) {
+    Checks.requireNamespace(namespace);
+    Checks.requireNonBlank(retrievalId, "retrievalId");
+    Checks.requireFinite(reward, "reward");
+    Checks.requireIntentLength(intent, "intent");
+    Checks.requireNonBlank(experience, "experience");
+    if (outcome == null) {
+      throw MemLoopException.invalid("outcome", "is required");
+    }
+    RewardPlan rewardPlan = planReward(namespace, retrievalId, reward, usedMemoryIds, nextRetrievalId);
+    RememberPlan rememberPlan = planRemember(namespace, intent, experience, outcome, retrievalId);
+    // the reward writes first and throws before writing for a retrieval it cannot claim: then nothing is stored
+    return store.durablyTogether(() -> {
+      RewardResult rewarded = applyReward(rewardPlan);
+      return new EpisodeEnd(rewarded, applyRemember(rememberPlan));
+    });
   }
 
   /**

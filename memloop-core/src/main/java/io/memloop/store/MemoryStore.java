@@ -182,6 +182,22 @@ public interface MemoryStore extends AutoCloseable {
   }
 
   /**
+   * Runs {@code unit} on the calling thread and returns its result; every write it makes to this store is
+   * durable when this returns, as if each had been made alone. A durable store may sync once, at the end,
+   * instead of after each write, and may promise more ({@code LuceneStore}: a crash before the return leaves
+   * all of the unit's writes or none). The default runs the unit as it is: each write is durable on its own
+   * return, so a crash in the middle may keep the writes made so far.
+   *
+   * <p>The writes are visible to other threads as they are made, as single writes are. If {@code unit}
+   * throws, the writes it made stay, are made durable, and the exception propagates. Units nest: an inner
+   * one is part of the outer. A unit must be short and must not wait for other threads that write to the
+   * store: a durable store may hold back their acknowledgements until the unit ends.
+   */
+  default <T> T durablyTogether(java.util.function.Supplier<T> unit) {
+    return unit.get();
+  }
+
+  /**
    * Tells {@code listener} the duration in nanoseconds of every fsync that makes acknowledged writes
    * durable (a group commit), for latency metrics; replaces any earlier listener. It runs on the
    * writing thread and must be quick. Stores without a log (in memory) never call it.

@@ -480,4 +480,127 @@ public abstract class MemoryStoreContract {
     assertThat(store.evictionCandidate("ns", a.id())).contains(b.id());
     assertThat(store.evictionCandidate("nobody", a.id())).isEmpty();
   }
+
+  @Test
+  void durablyTogether_returnsTheUnitsResult_andEveryWriteOfItIsVisibleAndSurvivesAReopen() throws Exception {
+    Memory a = insert("ns", unit(1, 0), "a", 0.25);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id());
+    Memory[] insertedInside = new Memory[1];
+    RewardOutcome out = store.durablyTogether(() -> {
+      RewardOutcome applied = store.applyReward("ns", r.id(), T0.plusSeconds(1), plus(0.5));
+      // the unit's own writes are visible to it
+      assertThat(store.get("ns", a.id()).orElseThrow().q()).isEqualTo(0.75);
+      insertedInside[0] = insert("ns", unit(0, 1), "b", -0.5);
+      assertThat(store.delete("ns", insertedInside[0].id())).isTrue();
+      insertedInside[0] = insert("ns", unit(0, 0, 1), "c", -0.25);
+      return applied;
+    });
+    assertThat(out).isInstanceOf(RewardOutcome.Applied.class);
+    Memory c = insertedInside[0];
+    assertThat(store.get("ns", a.id()).orElseThrow().q()).isEqualTo(0.75);
+    assertThat(store.get("ns", c.id())).isPresent();
+    assertThat(store.counts("ns", T0).memories()).isEqualTo(2);
+
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return; // not a persistent store
+    }
+    store = reopened.get();
+    assertThat(store.get("ns", a.id()).orElseThrow()).satisfies(m -> {
+      assertThat(m.q()).isEqualTo(0.75);
+      assertThat(m.visits()).isEqualTo(1);
+    });
+    assertThat(store.get("ns", c.id()).orElseThrow().experience()).isEqualTo("c");
+    assertThat(store.counts("ns", T0).memories()).isEqualTo(2);
+    assertThat(store.applyReward("ns", r.id(), T0, plus(1))).isInstanceOf(RewardOutcome.AlreadyRewarded.class);
+  }
+
+  @Test
+  void durablyTogether_whenTheUnitThrows_propagatesIt_andKeepsWhatItWroteBefore() throws Exception {
+    IllegalStateException boom = new IllegalStateException("boom");
+    Memory[] inside = new Memory[1];
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.durablyTogether(() -> {
+      inside[0] = insert("ns", unit(1, 0), "kept", 0.5);
+      throw boom;
+    })).isSameAs(boom);
+    assertThat(store.get("ns", inside[0].id())).isPresent();
+    // the store goes on serving, in and out of units
+    Memory after = store.durablyTogether(() -> insert("ns", unit(0, 1), "after", 0));
+    assertThat(store.get("ns", after.id())).isPresent();
+
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.get("ns", inside[0].id()).orElseThrow().experience()).isEqualTo("kept");
+    assertThat(store.get("ns", after.id())).isPresent();
+  }
+
+  @Test
+  void durablyTogether_nests_andARefusedRewardInsideWritesNothing() {
+    Memory a = insert("ns", unit(1, 0), "a", 0.0);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), a.id());
+    String result = store.durablyTogether(() -> {
+      assertThat(store.applyReward("ns", "r999999", T0, plus(1))).isInstanceOf(RewardOutcome.Unknown.class);
+      return store.durablyTogether(() -> {
+        store.applyReward("ns", r.id(), T0, plus(1));
+        return insert("ns", unit(0, 1), "inner", 0).id();
+      });
+    });
+    assertThat(store.get("ns", result)).isPresent();
+    assertThat(store.get("ns", a.id()).orElseThrow().q()).isEqualTo(1.0);
+    assertThat(store.counts("ns", T0).memories()).isEqualTo(2);
+  }
+
+  @Test
+  void durablyTogether_onManyThreads_withPlainWritesBetween_losesNothing() throws Exception {
+    int threads = 4;
+    int perThread = 15;
+    List<Memory> seeds = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      seeds.add(insert("ns", unit(1, i), "seed" + i, 0));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<List<String>>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          SplittableRandom rnd = new SplittableRandom(thread);
+          List<String> ids = new ArrayList<>();
+          for (int n = 0; n < perThread; n++) {
+            int i = n;
+            RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), seeds.get(thread).id());
+            float[] v = randomUnit(rnd);
+            if (i % 3 == 0) { // a plain write between units
+              store.applyReward("ns", r.id(), T0, plus(1));
+              ids.add(insert("ns", v, "plain " + thread + "/" + i, 0).id());
+            } else {
+              ids.add(store.durablyTogether(() -> {
+                store.applyReward("ns", r.id(), T0, plus(1));
+                return insert("ns", v, "unit " + thread + "/" + i, 0).id();
+              }));
+            }
+          }
+          return ids;
+        }));
+      }
+      List<String> all = new ArrayList<>();
+      for (Future<List<String>> f : done) {
+        all.addAll(f.get(60, java.util.concurrent.TimeUnit.SECONDS)); // a deadlock fails here
+      }
+      assertThat(all).doesNotHaveDuplicates().hasSize(threads * perThread);
+      for (String id : all) {
+        assertThat(store.get("ns", id)).as(id).isPresent();
+      }
+      for (int t = 0; t < threads; t++) {
+        Memory seed = store.get("ns", seeds.get(t).id()).orElseThrow();
+        assertThat(seed.visits()).isEqualTo(perThread);
+        assertThat(seed.q()).isEqualTo(perThread);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

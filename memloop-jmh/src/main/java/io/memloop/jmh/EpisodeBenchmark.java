@@ -34,6 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * remembered, so deletes are mixed in: a store that has seen a delete must not search any slower (it did
  * before the namespace-filter fix: every search after the first delete applied a namespace filter).
  *
+ * <p>{@link #episodeEndedInOneCall} runs the same episodes but ends each with {@link MemLoop#endEpisode}: the
+ * reward and the remember as one durable write (one fsync instead of two).
+ *
  * <p>Single-threaded, SampleTime: read p0.50 and p0.99 of the whole episode. Runs on a scratch copy of
  * the built store (see {@link Stores}; build it first with {@link BuildStore}).
  */
@@ -81,15 +84,32 @@ public class EpisodeBenchmark {
 
   @Benchmark
   public Memory episode() {
+    return runEpisode(false);
+  }
+
+  /** The same episode, ended with {@link MemLoop#endEpisode} (retrieve + endEpisode): one fsync. */
+  @Benchmark
+  public Memory episodeEndedInOneCall() {
+    return runEpisode(true);
+  }
+
+  private Memory runEpisode(boolean oneCall) {
     long e = episode++;
     float[] query = queries[(int) (e & (QUERIES - 1))];
     Intent intent = Intent.ofEmbedding(query);
     Retrieval r = loop.retrieve(Stores.NAMESPACE, intent);
     boolean success = (e & 1) == 0;
-    loop.reward(Stores.NAMESPACE, r.id(), success ? 1.0 : -1.0);
-    // naming the episode's retrieval, as an agent does: under mergeScope=RETRIEVED (default) no second search
-    Memory m = loop.remember(Stores.NAMESPACE, intent, "episode " + e + ": what was done and how it ended",
-        success ? Outcome.SUCCESS : Outcome.FAILURE, r.id());
+    String experience = "episode " + e + ": what was done and how it ended";
+    Outcome outcome = success ? Outcome.SUCCESS : Outcome.FAILURE;
+    Memory m;
+    if (oneCall) {
+      m = loop.endEpisode(Stores.NAMESPACE, r.id(), success ? 1.0 : -1.0, null, null, intent, experience, outcome)
+          .memory();
+    } else {
+      loop.reward(Stores.NAMESPACE, r.id(), success ? 1.0 : -1.0);
+      // naming the episode's retrieval, as an agent does: under mergeScope=RETRIEVED (default) no second search
+      m = loop.remember(Stores.NAMESPACE, intent, experience, outcome, r.id());
+    }
     remembered.add(m.id());
     if (forgetEvery > 0 && e % forgetEvery == forgetEvery - 1 && remembered.size() > 1) {
       String oldest = remembered.poll();

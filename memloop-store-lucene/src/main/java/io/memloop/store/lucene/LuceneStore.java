@@ -41,6 +41,8 @@ import org.jspecify.annotations.Nullable;
  *       or at the latest {@link LuceneStoreOptions#retrievalSyncDelayMillis()} (default 50 ms) plus
  *       one fsync after it, when a background sync runs. A crash before either loses the retrieval;
  *       rewarding it later reports it unknown. Option 0 restores a sync per save.
+ *   <li>{@link #durablyTogether} makes all the writes of a unit durable with one fsync; after a crash an
+ *       acknowledged unit is there in full, and an unacknowledged one entirely or not at all.
  *   <li>{@link #insertAll} logs its whole batch as one record: after a crash an acknowledged batch is
  *       there in full, and an unacknowledged one entirely or not at all, never in part.
  * </ul>
@@ -255,7 +257,9 @@ public final class LuceneStore implements MemoryStore {
    * sync will cover it, or, with {@code retrievalSyncDelayMillis} = 0, wait for it now.
    */
   private void afterDeferredWrite(long lsn) {
-    if (syncEachRetrieval) {
+    // a record an open unit holds back is synced when the unit ends: waiting for it here could deadlock
+    // with the unit's thread (the engine calls putLedger under its own per-namespace lock)
+    if (syncEachRetrieval && !wal.heldBack(lsn)) {
       lifecycle.awaitDurable(lsn);
     } else {
       lifecycle.deferredSync.appended();
@@ -292,6 +296,18 @@ public final class LuceneStore implements MemoryStore {
     lifecycle.awaitDurable(result.durableLsn());
     lifecycle.afterWrite(0);
     return result.outcome();
+  }
+
+  /**
+   * Runs {@code unit} as one unit of the write-ahead log: its writes are appended as they happen (and
+   * visible to readers at once, as single writes are) but reach the disk together, with one fsync when it
+   * ends, before this returns. A crash before then leaves all of them on disk or none: while a unit is
+   * open, group commits write only what was logged before it opened, so other writers' acknowledgements
+   * wait for the unit too (keep units short: a few writes). Checkpoints wait for open units.
+   */
+  @Override
+  public <T> T durablyTogether(java.util.function.Supplier<T> unit) {
+    return lifecycle.unit(unit);
   }
 
   @Override

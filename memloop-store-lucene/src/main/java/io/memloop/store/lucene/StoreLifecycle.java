@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Locks: {@code commitLock} serialises index commits, checkpoints and close. The {@link #gate}
  * is held on its read side by every mutation from its first state change to its log append (not
- * while it waits for durability), and on its write side by a checkpoint while it rotates the log,
+ * while it waits for durability; a {@link #unit} holds it for its whole length), and on its write side by a checkpoint while it rotates the log,
  * commits the index and writes the snapshot, so the snapshot sees one consistent state.
  *
  * <p>Failure: an I/O error after which RAM may be ahead of disk (log sync, indexing, checkpoint)
@@ -87,8 +87,73 @@ final class StoreLifecycle {
     return StoreFiles.unavailable(dir, doing, cause);
   }
 
-  /** Waits for group commit; a log failure fails the store. */
+  /** The unit the current thread runs ({@link #unit}), or null. */
+  private final ThreadLocal<OpenUnit> unit = new ThreadLocal<>();
+
+  /** A unit in progress on one thread: what its writes must see durable and the housekeeping they owe. */
+  private static final class OpenUnit {
+    final WriteAheadLog.Unit logUnit;
+    long durableLsn;
+    int inserted;
+
+    OpenUnit(WriteAheadLog.Unit logUnit) {
+      this.logUnit = logUnit;
+    }
+  }
+
+  /**
+   * Runs {@code work} as one unit of the log ({@link WriteAheadLog#openUnit}): its writes reach the disk
+   * together, with one sync at its end, after which it returns (or throws what {@code work} threw). Holds
+   * the gate's read side throughout, so no checkpoint snapshots half a unit; the writes inside defer
+   * their waits for durability and their housekeeping to the end. A nested unit is part of the outer one.
+   */
+  <T> T unit(java.util.function.Supplier<T> work) {
+    if (unit.get() != null) {
+      return work.get();
+    }
+    OpenUnit open;
+    gate.readLock().lock();
+    try {
+      ensureUsable();
+      open = new OpenUnit(parts.wal().openUnit());
+    } catch (RuntimeException e) {
+      gate.readLock().unlock();
+      throw e;
+    }
+    T result;
+    unit.set(open);
+    try {
+      result = work.get();
+    } catch (RuntimeException | Error e) {
+      try {
+        endUnit(open); // what the work wrote before it threw is visible, so it must be durable too
+      } catch (RuntimeException f) {
+        e.addSuppressed(f);
+      }
+      throw e;
+    }
+    endUnit(open);
+    return result;
+  }
+
+  private void endUnit(OpenUnit open) {
+    try {
+      unit.remove();
+      parts.wal().closeUnit(open.logUnit);
+    } finally {
+      gate.readLock().unlock();
+    }
+    awaitDurable(open.durableLsn);
+    afterWrite(open.inserted);
+  }
+
+  /** Waits for group commit; a log failure fails the store. Inside a unit, the unit's end waits instead. */
   void awaitDurable(long lsn) {
+    OpenUnit open = unit.get();
+    if (open != null) {
+      open.durableLsn = Math.max(open.durableLsn, lsn);
+      return;
+    }
     try {
       parts.wal().awaitDurable(lsn);
     } catch (MemLoopException e) {
@@ -104,6 +169,11 @@ final class StoreLifecycle {
    * next trigger.
    */
   void afterWrite(int inserted) {
+    OpenUnit open = unit.get();
+    if (open != null) {
+      open.inserted += inserted;
+      return;
+    }
     try {
       refreshIfDue();
       if (inserted > 0) {
@@ -154,7 +224,9 @@ final class StoreLifecycle {
     try {
       if (!closed && failure == null) {
         insertsSinceCommit.set(0);
-        parts.index().commit(parts.wal()::appendedLsn, this::awaitDurable);
+        // skipped while a unit holds back part of the log: waiting for it here, with inserts blocked, would
+        // deadlock with the unit's own insert; the next trigger (or the checkpoint's commit) commits instead
+        parts.index().commit(parts.wal()::unheldLsn, this::awaitDurable);
       }
     } catch (IOException | RuntimeException e) {
       throw fail("committing the index", e);

@@ -352,13 +352,17 @@ final class VectorIndex implements Closeable {
 
   /**
    * Commits everything indexed so far, recording {@code lsnSupplier}'s LSN. Blocks inserts meanwhile;
-   * {@code durable} is called with the LSN and must return once the log is durable up to it.
+   * {@code durable} is called with the LSN and must return once the log is durable up to it. A negative LSN
+   * skips the commit (the log cannot be made durable now without waiting for an open unit).
    */
   void commit(java.util.function.LongSupplier lsnSupplier, java.util.function.LongConsumer durable)
       throws IOException {
     insertLock.writeLock().lock();
     try {
       long lsn = lsnSupplier.getAsLong();
+      if (lsn < 0) {
+        return;
+      }
       durable.accept(lsn);
       commit(writer, lsn);
     } finally {

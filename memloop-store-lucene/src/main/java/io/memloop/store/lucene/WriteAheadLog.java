@@ -38,6 +38,11 @@ import org.jspecify.annotations.Nullable;
  * open), not a torn write; only bytes past the watermark may be a torn tail. v1 segments (watermark
  * field 0) are still read.
  *
+ * <p><b>Units</b> ({@link #openUnit}): records appended from a unit's opening on are neither written nor synced
+ * until the unit closes, so a crash leaves all of a unit's records on disk or none of them. Syncs meanwhile
+ * write and force only what was appended before the oldest open unit; a waiter for a later record parks until
+ * the unit closes (so a unit must be short, and its thread must never wait for another writer's durability).
+ *
  * <p>Thread safety: all methods may be called concurrently. {@code lock} guards the buffers, the
  * counters and the channel switch; the leader writes and forces outside the lock while {@code
  * syncing} keeps a second leader out. Invariant: {@code durableLsn <= appendedLsn}, and every byte
@@ -92,6 +97,8 @@ final class WriteAheadLog implements Closeable {
   private final ReentrantLock lock = new ReentrantLock();
   /** Threads waiting for durability, in arrival order; guarded by {@code lock}. */
   private final ArrayList<Waiter> waiters = new ArrayList<>();
+  /** Open units, each the LSN it was opened at; guarded by {@code lock}. */
+  private final ArrayList<Unit> units = new ArrayList<>(2);
   private final CRC32C crc = new CRC32C();
   private ByteWriter active = new ByteWriter(64 << 10);
   private @Nullable ByteWriter spare = new ByteWriter(64 << 10);
@@ -215,6 +222,76 @@ final class WriteAheadLog implements Closeable {
     }
   }
 
+  /** An open unit: the log's end when it opened. */
+  static final class Unit {
+    final long startLsn;
+
+    private Unit(long startLsn) {
+      this.startLsn = startLsn;
+    }
+  }
+
+  /**
+   * Opens a unit: records appended from now until {@link #closeUnit} reach the disk together, after it
+   * (see the class comment). Units may overlap; each holds back what was appended after its opening.
+   */
+  Unit openUnit() {
+    lock.lock();
+    try {
+      checkUsable();
+      Unit u = new Unit(appendedLsn);
+      units.add(u);
+      return u;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes a unit: its records may be synced; wakes a waiter to lead the sync they were held for. */
+  void closeUnit(Unit unit) {
+    lock.lock();
+    try {
+      units.remove(unit);
+      if (!syncing && !waiters.isEmpty()) {
+        waiters.getFirst().signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** With the lock held: the end of what a sync may write, the log's end or the oldest open unit's start. */
+  private long syncLimit() {
+    long limit = appendedLsn;
+    for (Unit u : units) {
+      limit = Math.min(limit, u.startLsn);
+    }
+    return limit;
+  }
+
+  /**
+   * The log's end if no open unit holds back any of it (a sync to it would not wait for a unit), else -1.
+   * For index commits, which must not wait for a unit while holding the lock inserts need.
+   */
+  long unheldLsn() {
+    lock.lock();
+    try {
+      return syncLimit() == appendedLsn ? appendedLsn : -1;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Whether the record ending at {@code lsn} is held back by an open unit (not before the oldest unit's start). */
+  boolean heldBack(long lsn) {
+    lock.lock();
+    try {
+      return lsn > syncLimit();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Returns once every record ending at or before {@code lsn} is on disk. */
   void awaitDurable(long lsn) {
     Waiter me = null;
@@ -227,14 +304,16 @@ final class WriteAheadLog implements Closeable {
         if (failure != null) {
           throw failed();
         }
-        if (!syncing) {
+        long limit = syncLimit();
+        if (!syncing && limit > durableLsn) {
           if (me != null) {
             waiters.remove(me);
             me = null;
           }
-          leadSync();
+          leadSync(limit);
           continue;
         }
+        checkUsable(); // closed with a unit open: nothing more will be synced
         if (me == null) {
           me = new Waiter(lsn);
           waiters.add(me);
@@ -253,13 +332,20 @@ final class WriteAheadLog implements Closeable {
     this.syncListener = java.util.Objects.requireNonNull(listener, "listener");
   }
 
-  /** Called with the lock held; releases it while writing and forcing. */
-  private void leadSync() {
+  /**
+   * Called with the lock held; releases it while writing and forcing the records up to {@code target}
+   * (a record boundary: the log's end or an open unit's start); later ones stay buffered.
+   */
+  private void leadSync(long target) {
     syncing = true;
     ByteWriter batch = active;
     active = spare;
     spare = null;
-    long target = appendedLsn;
+    int keep = (int) (appendedLsn - target); // the tail held back by an open unit
+    if (keep > 0) {
+      active.putBytes(batch.array(), batch.length() - keep, keep);
+      batch.truncate(batch.length() - keep);
+    }
     FileChannel ch = channel;
     long seg = segment;
     long base = segmentBaseLsn;
@@ -347,6 +433,7 @@ final class WriteAheadLog implements Closeable {
       }
     }
     checkUsable();
+    assert units.isEmpty() : "rotating or closing the log with " + units.size() + " unit(s) open";
     syncing = true;
     writeFully(channel, active.array(), active.length());
     channel.force(false);

@@ -30,6 +30,9 @@ import java.util.SplittableRandom;
  *   D ns memoryId                     delete acknowledged (every fourth memory, after its reward)
  *   b seed batch n                    about to bulk insert batch (namespace "bulk", n memories)
  *   B seed batch id,id,...            bulk insert acknowledged
+ *   e seed episode seedId retrievalId about to end an episode: reward its retrieval (which selected memory
+ *                                     seedId, acknowledged) and insert its lesson, as one durable unit
+ *   E seed episode seedId lessonId    the episode's unit acknowledged
  * </pre>
  *
  * Each memory is rewarded at most once, so an acknowledged reward fixes the memory's final Q.
@@ -55,6 +58,8 @@ public final class CrashChild {
     }
     Thread bulk = new Thread(() -> runBulk(store, out, seed, new SplittableRandom(~seed)), "bulk-writer");
     bulk.start();
+    Thread episodes = new Thread(() -> runEpisodes(store, out, seed, new SplittableRandom(seed ^ 0xE915L)), "episode-writer");
+    episodes.start();
     // the writers run until the parent kills this process
   }
 
@@ -90,6 +95,29 @@ public final class CrashChild {
       print(out, "b " + seed + " " + b + " " + BULK_BATCH);
       List<Memory> stored = store.insertAll(batch, 0.97);
       print(out, "B " + seed + " " + b + " " + String.join(",", stored.stream().map(Memory::id).toList()));
+    }
+  }
+
+  static final String EPISODES = "episodes";
+
+  static String lesson(long seed, int episode) {
+    return "lesson s" + seed + " #" + episode;
+  }
+
+  /** Episodes ended as {@code MemLoop.endEpisode} does: a reward and an insert in one {@link LuceneStore#durablyTogether} unit. */
+  private static void runEpisodes(LuceneStore store, PrintStream out, long seed, SplittableRandom rnd) {
+    for (int e = 0; ; e++) {
+      Memory seen = store.insert(new NewMemory(EPISODES, "episode intent", vector(rnd), "seen s" + seed + " #" + e,
+          Outcome.SUCCESS, 0, T0), 2.0);
+      RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft(EPISODES, T0, T0.plusSeconds(3600),
+          List.of(new Candidate(seen.id(), 0.9, 0, 1, true, 1))));
+      print(out, "e " + seed + " " + e + " " + seen.id() + " " + r.id());
+      NewMemory lesson = new NewMemory(EPISODES, "episode intent", vector(rnd), lesson(seed, e), Outcome.SUCCESS, 0, T0);
+      Memory stored = store.durablyTogether(() -> {
+        store.applyReward(EPISODES, r.id(), T0.plusSeconds(1), (id, u) -> new Utility(0.5, u.visits() + 1));
+        return store.insert(lesson, 2.0);
+      });
+      print(out, "E " + seed + " " + e + " " + seen.id() + " " + stored.id());
     }
   }
 

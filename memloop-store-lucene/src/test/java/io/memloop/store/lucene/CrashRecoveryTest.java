@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged write: inserts with their exact Q, rewards, deletes (and recall never returns a deleted
  * memory or an empty group), bulk batches whole (and an unacknowledged batch whole or not at all), and
  * every saved retrieval whose reward was acknowledged. A save without an acknowledged write after it
- * may be lost, as documented.
+ * may be lost, as documented. Episodes ended as one unit (a reward and an insert) are there in full when
+ * acknowledged, and in full or not at all when the kill came in the middle.
  */
 class CrashRecoveryTest {
   @TempDir Path tmp;
@@ -43,6 +44,9 @@ class CrashRecoveryTest {
 
   private record Reward(String ns, String retrievalId, String memoryId, long qBits) {}
 
+  /** An episode unit: the reward of the memory {@code seenId}, and the lesson stored with it. */
+  private record Episode(String seenId, String lesson, boolean acknowledged) {}
+
   /** What the child acknowledged (or announced) across all rounds. */
   private static final class Acked {
     final Map<String, Insert> inserts = new HashMap<>();
@@ -51,6 +55,7 @@ class CrashRecoveryTest {
     final Set<String> deleted = new HashSet<>();
     final Map<String, List<String>> batches = new HashMap<>(); // experience prefix -> ids
     final Map<String, Integer> announcedBatches = new HashMap<>(); // experience prefix -> size
+    final Map<String, Episode> episodes = new HashMap<>(); // lesson -> episode
   }
 
   @Test
@@ -91,6 +96,7 @@ class CrashRecoveryTest {
         }
         assertRecallSkipsDeleted(store, acked.deleted, rnd);
         assertBatches(store, acked);
+        assertEpisodesWholeOrAbsent(store, acked);
         for (Iterator<String[]> it = acked.saves.iterator(); it.hasNext(); ) {
           String[] s = it.next();
           RewardOutcome o = store.applyReward(s[0], s[1], CrashChild.T0, (id, u) -> new Utility(u.q(), u.visits()));
@@ -106,6 +112,22 @@ class CrashRecoveryTest {
     assertThat(acked.rewards).isNotEmpty();
     assertThat(acked.deleted).isNotEmpty();
     assertThat(acked.batches).isNotEmpty();
+    assertThat(acked.episodes.values()).anyMatch(Episode::acknowledged);
+  }
+
+  private static void assertEpisodesWholeOrAbsent(LuceneStore store, Acked acked) {
+    Map<String, Memory> byExperience = new HashMap<>();
+    store.forEachMemory(CrashChild.EPISODES, m -> byExperience.put(m.experience(), m));
+    for (Episode e : acked.episodes.values()) {
+      Memory seen = store.get(CrashChild.EPISODES, e.seenId()).orElseThrow(() -> new AssertionError("lost " + e));
+      boolean rewarded = seen.visits() == 1;
+      boolean stored = byExperience.containsKey(e.lesson());
+      if (e.acknowledged()) {
+        assertThat(rewarded && stored).as("acknowledged %s: rewarded %s, lesson stored %s", e, rewarded, stored).isTrue();
+      } else {
+        assertThat(stored).as("unacknowledged %s: rewarded %s, lesson stored %s", e, rewarded, stored).isEqualTo(rewarded);
+      }
+    }
   }
 
   private static void assertRecallSkipsDeleted(LuceneStore store, Set<String> deleted, SplittableRandom rnd) {
@@ -170,6 +192,10 @@ class CrashRecoveryTest {
               Integer.parseInt(f[3]));
           case "B" -> acked.batches.put(CrashChild.bulkPrefix(Long.parseLong(f[1]), Integer.parseInt(f[2])),
               List.of(f[3].split(",")));
+          case "e" -> acked.episodes.put(CrashChild.lesson(Long.parseLong(f[1]), Integer.parseInt(f[2])),
+              new Episode(f[3], CrashChild.lesson(Long.parseLong(f[1]), Integer.parseInt(f[2])), false));
+          case "E" -> acked.episodes.put(CrashChild.lesson(Long.parseLong(f[1]), Integer.parseInt(f[2])),
+              new Episode(f[3], CrashChild.lesson(Long.parseLong(f[1]), Integer.parseInt(f[2])), true));
           default -> fail("unexpected line from child: " + line);
         }
         seen++;
