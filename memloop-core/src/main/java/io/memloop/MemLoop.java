@@ -93,6 +93,24 @@ public final class MemLoop implements AutoCloseable {
           "embedder",
           "produces " + embedder.dimension() + "-d vectors but the store holds " + store.dimension() + "-d vectors");
     }
+    if (embedder != null) {
+      requireModel(store, EmbeddingModel.of(embedder));
+    }
+  }
+
+  /**
+   * The model check of {@link Builder#build()}: a store with no model recorded adopts {@code model}; a store
+   * recorded with another model is refused (CONFLICT naming {@code embedder}), since the similarity of vectors of
+   * two models means nothing and a search would silently find nothing or noise.
+   */
+  private static void requireModel(MemoryStore store, EmbeddingModel model) {
+    EmbeddingModel recorded = store.model().orElseGet(() -> store.recordModel(model));
+    if (!recorded.equals(model)) {
+      throw new MemLoopException(MemLoopException.Reason.CONFLICT, "embedder",
+          "embedder: the store's vectors were made by model " + recorded + ", but the engine embeds with model "
+              + model + "; open the store with the model it was made with, or copy it into a new store re-embedded "
+              + "with this model (memloop migrate --re-embed)");
+    }
   }
 
   public static Builder builder() {
@@ -613,7 +631,7 @@ public final class MemLoop implements AutoCloseable {
     return store.get(namespace, memoryId);
   }
 
-  /** Counts and the utility distribution of a namespace (scans its memories). */
+  /** Counts and the utility distribution of a namespace (scans its memories), and the store's embedding model. */
   public Stats stats(String namespace) {
     Checks.requireNamespace(namespace);
     StoreCounts counts = store.counts(namespace, clock.instant());
@@ -639,7 +657,7 @@ public final class MemLoop implements AutoCloseable {
     return new Stats(
         namespace, counts.memories(), counts.intents(), counts.pendingRetrievals(), successes.sum(),
         failures.sum(), empty ? 0 : sumQ.sum() / n[0], empty ? 0 : minMax[0], empty ? 0 : minMax[1],
-        visits.sum());
+        visits.sum(), store.model().orElse(null));
   }
 
   /** Embeds many texts in one batch with the configured model (for callers that cache embeddings). */
@@ -723,7 +741,12 @@ public final class MemLoop implements AutoCloseable {
       return this;
     }
 
-    /** The model that embeds intent texts; without one, every intent must carry an embedding. */
+    /**
+     * The model that embeds intent texts; without one, every intent must carry an embedding. {@link #build()}
+     * checks it against the model the store recorded ({@link MemoryStore#model()}): a store with none adopts this
+     * one, a store recorded with another model is refused. Without a model nothing is checked or recorded: the
+     * engine cannot tell which model made the embeddings its callers supply (only their dimension is checked).
+     */
     public Builder embedder(@Nullable Embedder embedder) {
       this.embedder = embedder;
       return this;
@@ -759,6 +782,14 @@ public final class MemLoop implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The engine. With an {@link #embedder}, the store must hold that model's vectors: a store that has no model
+     * recorded records it now (a store made before models were recorded adopts the model it is first opened
+     * with), a store recorded with another model is refused.
+     *
+     * @throws MemLoopException INVALID_ARGUMENT when no store is given or the model's dimension is not the
+     *     store's; CONFLICT naming {@code embedder} when the store records another model (the message names both)
+     */
     public MemLoop build() {
       if (store == null) {
         throw MemLoopException.invalid("store", "is required");

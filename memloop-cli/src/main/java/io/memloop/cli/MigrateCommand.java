@@ -1,7 +1,9 @@
 package io.memloop.cli;
 
 import io.memloop.Checks;
+import io.memloop.EmbeddingModel;
 import io.memloop.MemLoopException;
+import io.memloop.embed.Embedder;
 import io.memloop.server.Json;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.StoreCopy;
@@ -29,7 +31,10 @@ import picocli.CommandLine.Spec;
         "Every memory is copied exactly (texts, embedding, outcome, Q, visits, creation and update times) with its intent "
         + "grouping, and each namespace's recorded configuration. Not copied: retrievals still waiting for a reward, and "
         + "per-task learning statistics (relearned from new rewards). Stop the agents writing to the source first; a "
-        + "namespace that already holds memories in the target is refused."})
+        + "namespace that already holds memories in the target is refused.",
+        "Vectors are copied only between stores of the same embedding model; between models give --re-embed and the "
+        + "target's --embedder: every memory's intent text is embedded again (memories stored with an embedding only "
+        + "have no text to embed, and are refused before anything is copied)."})
 final class MigrateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -37,7 +42,8 @@ final class MigrateCommand implements Callable<Integer> {
   String from;
 
   @Option(names = "--to", paramLabel = "DIR|solr://...", required = true,
-      description = "The store to copy into (as --store takes it); created with the source's dimension if it does not exist.")
+      description = "The store to copy into (as --store takes it); created if it does not exist, with the source's dimension "
+          + "(with --re-embed, the model's).")
   String to;
 
   @Option(names = {"-n", "--namespace"}, paramLabel = "NS", description = "A namespace to copy (repeatable).")
@@ -49,6 +55,23 @@ final class MigrateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print JSON instead of text.")
   boolean json;
 
+  @Option(names = "--re-embed",
+      description = "Embed every memory's intent text again with --embedder (the target's model) instead of copying vectors.")
+  boolean reEmbed;
+
+  @Option(names = "--embedder", paramLabel = "MODEL",
+      description = "With --re-embed: the target's embedding model, minilm, openai or hashing (as the other commands take it).")
+  @Nullable String embedder;
+
+  @Option(names = "--openai-base-url", paramLabel = "URL", description = "With --embedder openai: the server's base URL.")
+  @Nullable String openAiBaseUrl;
+
+  @Option(names = "--openai-model", paramLabel = "NAME", description = "With --embedder openai: the embedding model name.")
+  @Nullable String openAiModel;
+
+  @Option(names = "--openai-dimension", paramLabel = "N", description = "With --embedder openai: its vectors' dimension.")
+  @Nullable Integer openAiDimension;
+
   @Override
   public Integer call() {
     if (all == !namespaces.isEmpty()) {
@@ -58,13 +81,24 @@ final class MigrateCommand implements Callable<Integer> {
     if (location(from, "--from").equals(location(to, "--to"))) {
       throw MemLoopException.invalid("--to", "is the same store as --from");
     }
+    Embedder model = targetModel();
     PrintWriter out = spec.commandLine().getOut();
     List<StoreCopy.Result> results = new ArrayList<>();
-    try (MemoryStore source = open(from, "--from", null)) {
-      try (MemoryStore target = open(to, "--to", source::dimension)) {
-        List<String> todo = all ? List.copyOf(source.namespaces()) : namespaces;
+    try (Embedder closing = model; MemoryStore source = open(from, "--from", null)) {
+      List<String> todo = all ? List.copyOf(source.namespaces()) : namespaces;
+      if (model != null) {
+        requireIntentTexts(source, todo);
+      }
+      try (MemoryStore target = open(to, "--to", model != null ? model::dimension : source::dimension)) {
+        // every check before the first namespace is written
+        if (model != null) {
+          StoreCopy.requireReEmbeddable(target, EmbeddingModel.of(model));
+        } else {
+          StoreCopy.requireCopyable(source, target);
+        }
         for (String ns : todo) {
-          StoreCopy.Result r = StoreCopy.copy(source, target, ns, n -> {});
+          StoreCopy.Result r = model != null ? StoreCopy.reEmbed(source, target, ns, model, n -> {})
+              : StoreCopy.copy(source, target, ns, n -> {});
           results.add(r);
           if (!json) {
             out.printf(Locale.ROOT, "copied namespace %s: %d memories in %d intent groups%s%n", ns, r.memories(), r.groups(),
@@ -87,6 +121,43 @@ final class MigrateCommand implements Callable<Integer> {
       out.println(Json.write(Map.of("copied", rows)));
     }
     return 0;
+  }
+
+  /** The target's model with {@code --re-embed}, null without; {@code --embedder} only goes with it. */
+  private @Nullable Embedder targetModel() {
+    if (!reEmbed) {
+      if (embedder != null) {
+        throw MemLoopException.invalid("--embedder", "only goes with --re-embed (a plain copy keeps the vectors it copies)");
+      }
+      return null;
+    }
+    if (embedder == null || embedder.equalsIgnoreCase("none")) {
+      throw MemLoopException.invalid("--re-embed", "needs --embedder: the target's model, which embeds the intent texts");
+    }
+    EngineOptions o = new EngineOptions();
+    o.embedder = embedder;
+    o.openAiBaseUrl = openAiBaseUrl;
+    o.openAiModel = openAiModel;
+    o.openAiDimension = openAiDimension;
+    return Session.embedder(o);
+  }
+
+  /** {@code --re-embed} refuses, before anything is written, namespaces with memories that have no intent text. */
+  private static void requireIntentTexts(MemoryStore source, List<String> namespaces) {
+    List<String> counts = new ArrayList<>();
+    long total = 0;
+    for (String ns : namespaces) {
+      long n = StoreCopy.withoutIntentText(source, ns);
+      if (n > 0) {
+        counts.add(ns + ": " + n);
+        total += n;
+      }
+    }
+    if (total > 0) {
+      throw MemLoopException.invalid("--re-embed", total + " memories have no intent text (" + String.join(", ", counts)
+          + "): they were stored with an embedding only, so there is no text to embed again; nothing was copied "
+          + "(forget them, or copy between stores of one model without --re-embed)");
+    }
   }
 
   /** A canonical name of a store location, to tell whether --from and --to are the same store; checks it first. */

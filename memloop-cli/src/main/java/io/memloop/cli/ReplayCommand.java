@@ -106,7 +106,9 @@ final class ReplayCommand implements Callable<Integer> {
             : scratch != null ? LuceneStore.open(scratch, dim, options) : new InMemoryStore(dim);
       }
       events = engine.eventSink();
-      loop = engine.engineBuilder(config).store(store).seed(seed).events(events).build();
+      // a replay that embeds texts holds that model's vectors: the engine checks (and records) it against the store's
+      boolean embeds = episodes.stream().anyMatch(e -> e.embedding() == null);
+      loop = engine.engineBuilder(config).store(store).embedder(embeds ? embedder : null).seed(seed).events(events).build();
       return run(loop, episodes, embeddings);
     } finally {
       try {

@@ -13,6 +13,8 @@ import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
 import io.memloop.store.solr.SolrStore;
 import io.memloop.store.solr.SolrStoreOptions;
+import io.memloop.EmbeddingModel;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.IntSupplier;
 import java.nio.file.Files;
@@ -57,7 +59,62 @@ final class Session {
       store.close();
       throw e;
     }
-    return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).events(events).build();
+    try {
+      return o.engineBuilder(config).store(store).embedder(modelFits ? embedder : null).events(events).build();
+    } catch (MemLoopException e) {
+      MemLoopException refusal = e.reason() == MemLoopException.Reason.CONFLICT && "embedder".equals(e.field())
+          && embedder != null ? otherModel(o, store, embedder, e) : e;
+      closeQuietly(events);
+      store.close();
+      throw refusal;
+    } catch (RuntimeException e) {
+      closeQuietly(events);
+      store.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The engine's refusal of a store recorded with another model, in the CLI's words: which {@code --embedder} opens the
+   * store, and how to move it to the model asked for.
+   */
+  private static MemLoopException otherModel(EngineOptions o, MemoryStore store, Embedder embedder, MemLoopException e) {
+    Optional<EmbeddingModel> recorded = store.model();
+    if (recorded.isEmpty()) {
+      return e;
+    }
+    EmbeddingModel asked = EmbeddingModel.of(embedder);
+    return new MemLoopException(e.reason(), "--embedder", "--embedder: the store at " + o.storeLabel()
+        + " holds vectors of model " + recorded.get() + ", not of model " + asked + " (--embedder " + o.embedder
+        + "); give " + embedderFlags(recorded.get()) + ", or copy the store re-embedded with this model: memloop migrate "
+        + "--from " + o.storeLabel() + " --to NEW_STORE --all --re-embed --embedder " + o.embedder, e);
+  }
+
+  /** The flags that make the CLI embed with {@code model}, as far as its name tells them. */
+  static String embedderFlags(EmbeddingModel model) {
+    String id = model.id();
+    if (id.equals(MiniLmEmbedder.MODEL_ID)) {
+      return "--embedder minilm";
+    }
+    if (id.equals(new io.memloop.embeddings.HashingEmbedder().modelId())) {
+      return "--embedder hashing";
+    }
+    if (id.startsWith("openai:")) {
+      return "--embedder openai --openai-model " + id.substring("openai:".length()) + " --openai-dimension "
+          + model.dimension() + " (with its --openai-base-url)";
+    }
+    return "the embedder that made it";
+  }
+
+  private static void closeQuietly(io.memloop.events.@Nullable EventSink events) {
+    if (events == null) {
+      return;
+    }
+    try {
+      events.close();
+    } catch (Exception ignored) {
+      // the refusal is what the user needs to see
+    }
   }
 
   /**

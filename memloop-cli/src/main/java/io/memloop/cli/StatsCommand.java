@@ -32,6 +32,7 @@ final class StatsCommand implements Callable<Integer> {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("store", engine.storeLabel());
         o.put("dimension", loop.store().dimension());
+        o.put("model", Json.model(loop.store().model().orElse(null)));
         o.put("config", loop.config().asMap());
         o.put("namespaces", namespaces.stream().map(ns -> {
           Map<String, Object> n = Json.stats(loop.stats(ns));
@@ -44,7 +45,8 @@ final class StatsCommand implements Callable<Integer> {
         out.println(Json.write(o));
         return 0;
       }
-      out.printf(Locale.ROOT, "store %s (%d-d)%n", engine.storeLabel(), loop.store().dimension());
+      out.printf(Locale.ROOT, "store %s (%d-d), embedding model %s%n", engine.storeLabel(), loop.store().dimension(),
+          loop.store().model().map(m -> m.id()).orElse("not recorded"));
       for (String ns : namespaces) {
         Stats s = loop.stats(ns);
         out.printf(Locale.ROOT,

@@ -1,5 +1,6 @@
 package io.memloop.store;
 
+import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import io.memloop.MemLoopException;
 import io.memloop.Utility;
@@ -37,6 +38,8 @@ public final class InMemoryStore implements MemoryStore {
   private final Map<String, Namespace> namespaces = new ConcurrentHashMap<>();
   private final Map<String, Map<String, String>> settings = new ConcurrentHashMap<>();
   private final Map<String, Map<String, double[]>> ledgers = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicReference<@Nullable EmbeddingModel> model =
+      new java.util.concurrent.atomic.AtomicReference<>();
   private volatile boolean closed;
 
   public InMemoryStore(int dimension) {
@@ -54,6 +57,20 @@ public final class InMemoryStore implements MemoryStore {
   @Override
   public boolean isDurable() {
     return false;
+  }
+
+  @Override
+  public Optional<EmbeddingModel> model() {
+    return Optional.ofNullable(model.get());
+  }
+
+  @Override
+  public EmbeddingModel recordModel(EmbeddingModel m) {
+    if (closed) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store is closed");
+    }
+    m.requireFits(dimension);
+    return model.updateAndGet(old -> old != null ? old : m);
   }
 
   @Override

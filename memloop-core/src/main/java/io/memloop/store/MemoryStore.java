@@ -1,5 +1,6 @@
 package io.memloop.store;
 
+import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import java.time.Instant;
 import java.util.Collection;
@@ -30,6 +31,22 @@ public interface MemoryStore extends AutoCloseable {
 
   /** Whether acknowledged writes survive a crash of the process. */
   boolean isDurable();
+
+  /**
+   * The embedding model recorded as having made this store's vectors; empty while none is recorded (a store
+   * made before models were recorded, or used only with caller-supplied embeddings).
+   */
+  Optional<EmbeddingModel> model();
+
+  /**
+   * Records {@code model} as the store's embedding model if none is recorded yet; a recorded model is never
+   * replaced (the first record wins, also between processes sharing the store). Durable on return for a
+   * durable store.
+   *
+   * @return the model recorded now: {@code model}, or the one recorded before
+   * @throws io.memloop.MemLoopException INVALID_ARGUMENT if the model's dimension is not {@link #dimension()}
+   */
+  EmbeddingModel recordModel(EmbeddingModel model);
 
   /**
    * Stores a memory. If an intent of the namespace has cosine ≥ {@code mergeThreshold} to the new

@@ -1,8 +1,11 @@
 package io.memloop.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memloop.Candidate;
+import io.memloop.EmbeddingModel;
+import io.memloop.MemLoopException;
 import io.memloop.Memory;
 import io.memloop.Outcome;
 import io.memloop.Utility;
@@ -424,6 +427,36 @@ public abstract class MemoryStoreContract {
     store = reopened.get();
     assertThat(store.settings("ns")).contains(Map.of("k1", "10"));
     assertThat(store.settings("other")).contains(Map.of("k1", "7"));
+  }
+
+  @Test
+  void model_isEmptyUntilRecorded_firstRecordWins_andSurvivesAReopen() throws Exception {
+    assertThat(store.model()).isEmpty();
+    EmbeddingModel first = new EmbeddingModel("model-a", DIM);
+    assertThat(store.recordModel(first)).isEqualTo(first);
+    assertThat(store.model()).contains(first);
+    // a recorded model is never replaced: the second record answers with the first
+    assertThat(store.recordModel(new EmbeddingModel("model-b", DIM))).isEqualTo(first);
+    assertThat(store.model()).contains(first);
+    insert("ns", unit(1), "experience", 0);
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.model()).contains(first);
+    assertThat(store.recordModel(new EmbeddingModel("model-b", DIM))).isEqualTo(first);
+  }
+
+  @Test
+  void recordModel_ofAnotherDimension_isRefused_andRecordsNothing() throws Exception {
+    assertThatThrownBy(() -> store.recordModel(new EmbeddingModel("model-a", DIM + 1)))
+        .isInstanceOfSatisfying(MemLoopException.class, e -> {
+          assertThat(e.reason()).isEqualTo(MemLoopException.Reason.INVALID_ARGUMENT);
+          assertThat(e.field()).isEqualTo("model");
+        })
+        .hasMessageContainingAll("'model-a' (" + (DIM + 1) + "-d)", DIM + "-d");
+    assertThat(store.model()).isEmpty();
   }
 
   @Test

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.memloop.Candidate;
+import io.memloop.EmbeddingModel;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
 import io.memloop.Outcome;
 import io.memloop.Utility;
 import io.memloop.Vectors;
+import io.memloop.embed.Embedder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -93,5 +95,104 @@ class StoreCopyTest {
     assertThat(kept).extracting(Memory::experience).containsExactly("mine");
     assertThatThrownBy(() -> StoreCopy.copy(from, new InMemoryStore(DIM + 1), "team", n -> {}))
         .isInstanceOf(MemLoopException.class).hasMessageContaining("holds 9-d vectors, the source 8-d");
+  }
+
+  /** A deterministic model: a text's vector is seeded by the text and the model's name. */
+  private static Embedder model(String id, int dimension) {
+    return new Embedder() {
+      @Override public int dimension() { return dimension; }
+      @Override public String modelId() { return id; }
+      @Override public List<float[]> embedAll(List<String> texts) {
+        List<float[]> out = new ArrayList<>();
+        for (String t : texts) {
+          SplittableRandom rnd = new SplittableRandom((id + "\n" + t).hashCode());
+          float[] v = new float[dimension];
+          for (int i = 0; i < dimension; i++) {
+            v[i] = (float) rnd.nextGaussian();
+          }
+          out.add(v);
+        }
+        return out;
+      }
+    };
+  }
+
+  private static MemoryStore storeOf(String modelId, int dimension) {
+    MemoryStore s = new InMemoryStore(dimension);
+    s.recordModel(new EmbeddingModel(modelId, dimension));
+    return s;
+  }
+
+  /** Issue 25: migrate copied one model's vectors among another's without a word, and searches found nothing. */
+  @Test
+  void copy_refusesStoresOfAnotherModel_namingBoth_andANewTargetAdoptsTheSourcesModel() {
+    MemoryStore from = storeOf("model-a", DIM);
+    from.insert(new NewMemory("team", "t", random(new SplittableRandom(1)), "e", Outcome.SUCCESS, 0, T0), 0.9);
+    MemoryStore other = storeOf("model-b", DIM);
+    assertThatThrownBy(() -> StoreCopy.copy(from, other, "team", n -> {}))
+        .isInstanceOfSatisfying(MemLoopException.class, e -> assertThat(e.field()).isEqualTo("--to"))
+        .hasMessageContainingAll("'model-b' (8-d)", "'model-a' (8-d)", "--re-embed");
+    assertThat(other.namespaces()).isEmpty();
+
+    MemoryStore unrecorded = new InMemoryStore(DIM);
+    unrecorded.insert(new NewMemory("team", "t", random(new SplittableRandom(1)), "e", Outcome.SUCCESS, 0, T0), 0.9);
+    assertThatThrownBy(() -> StoreCopy.copy(unrecorded, other, "team", n -> {}))
+        .hasMessageContainingAll("'model-b' (8-d)", "a model it does not record");
+
+    MemoryStore fresh = new InMemoryStore(DIM);
+    StoreCopy.copy(from, fresh, "team", n -> {});
+    assertThat(fresh.model()).contains(new EmbeddingModel("model-a", DIM));
+  }
+
+  @Test
+  void reEmbed_embedsEveryIntentTextWithTheTargetsModel_keepingTextsUtilitiesAndGroups() {
+    MemoryStore from = storeOf("model-a", DIM);
+    SplittableRandom rnd = new SplittableRandom(5);
+    for (int i = 0; i < 100; i++) { // more than one embedding batch
+      float[] center = random(rnd);
+      from.insert(new NewMemory("team", "task " + i, center, "first " + i, Outcome.SUCCESS, 0.1, T0.plusSeconds(i)), 0.95);
+      from.insert(new NewMemory("team", "task " + i + " again", center, "second " + i, Outcome.FAILURE, 0.2, T0.plusSeconds(i)), 0.95);
+    }
+    List<Memory> before = new ArrayList<>();
+    from.forEachMemory("team", before::add);
+    Embedder b = model("model-b", 12);
+    MemoryStore to = new InMemoryStore(12);
+
+    StoreCopy.Result r = StoreCopy.reEmbed(from, to, "team", b, n -> {});
+
+    assertThat(r).isEqualTo(new StoreCopy.Result("team", 200, 100, false));
+    assertThat(to.model()).contains(new EmbeddingModel("model-b", 12));
+    List<Memory> after = new ArrayList<>();
+    to.forEachMemory("team", after::add);
+    assertThat(after).hasSize(200);
+    for (int i = 0; i < before.size(); i++) {
+      Memory x = before.get(i);
+      Memory y = after.get(i);
+      assertThat(y).usingRecursiveComparison().ignoringFields("id", "intentId", "intentEmbedding").isEqualTo(x);
+      assertThat(y.intentEmbedding()).containsExactly(Vectors.normalized(b.embed(x.intentText()), "test"));
+      assertThat(y.intentId()).isEqualTo(after.get(i - i % 2).intentId()); // pairs stay grouped
+    }
+    // a search with the new model finds the group by its first memory's text
+    assertThat(to.recall("team", Vectors.normalized(b.embed("task 7"), "q"), 1, 0.99).getFirst().memories())
+        .extracting(Memory::experience).containsExactlyInAnyOrder("first 7", "second 7");
+  }
+
+  @Test
+  void reEmbed_refusesMemoriesWithoutIntentText_beforeWritingAnything_andATargetOfAnotherModel() {
+    MemoryStore from = storeOf("model-a", DIM);
+    from.insert(new NewMemory("team", "has text", random(new SplittableRandom(1)), "e1", Outcome.SUCCESS, 0, T0), 0.9);
+    from.insert(new NewMemory("team", "", random(new SplittableRandom(2)), "e2", Outcome.SUCCESS, 0, T0), 0.9);
+    from.insert(new NewMemory("team", "", random(new SplittableRandom(3)), "e3", Outcome.SUCCESS, 0, T0), 0.9);
+    MemoryStore to = new InMemoryStore(12);
+    assertThatThrownBy(() -> StoreCopy.reEmbed(from, to, "team", model("model-b", 12), n -> {}))
+        .isInstanceOfSatisfying(MemLoopException.class, e -> assertThat(e.field()).isEqualTo("--re-embed"))
+        .hasMessageContainingAll("2 memories of namespace team have no intent text", "nothing was copied");
+    assertThat(to.namespaces()).isEmpty();
+    assertThat(to.model()).isEmpty();
+
+    assertThatThrownBy(() -> StoreCopy.reEmbed(from, storeOf("model-c", 12), "team", model("model-b", 12), n -> {}))
+        .hasMessageContainingAll("'model-c' (12-d)", "'model-b' (12-d)");
+    assertThatThrownBy(() -> StoreCopy.reEmbed(from, new InMemoryStore(DIM), "team", model("model-b", 12), n -> {}))
+        .hasMessageContaining("holds 8-d vectors but model 'model-b' (12-d) gives 12-d vectors");
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.memloop.Candidate;
+import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import io.memloop.Retrieval;
 import io.memloop.RewardResult;
@@ -13,6 +14,7 @@ import io.memloop.UtilityChange;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON shapes MemLoop prints and serves (CLI {@code --json}, HTTP API, MCP tools): one place, so
@@ -121,6 +123,18 @@ public final class Json {
     o.put("minQ", s.minQ());
     o.put("maxQ", s.maxQ());
     o.put("totalVisits", s.totalVisits());
+    o.put("model", model(s.model()));
+    return o;
+  }
+
+  /** {@code {"id", "dimension"}} of an embedding model; null when the store records none. */
+  public static @Nullable Map<String, Object> model(@Nullable EmbeddingModel m) {
+    if (m == null) {
+      return null;
+    }
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("id", m.id());
+    o.put("dimension", m.dimension());
     return o;
   }
 }

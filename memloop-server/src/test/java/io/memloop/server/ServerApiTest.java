@@ -58,6 +58,9 @@ class ServerApiTest {
     var stats = s.get(NS + "/stats", "a");
     assertThat(stats.json().get("memories").asInt()).isEqualTo(1);
     assertThat(stats.json().get("totalVisits").asInt()).isEqualTo(1);
+    // issue 25: the model the store records (the server's --embedder)
+    assertThat(stats.json().get("model").get("id").asText()).isEqualTo("hashing-v1-384");
+    assertThat(stats.json().get("model").get("dimension").asInt()).isEqualTo(384);
 
     assertThat(s.send("DELETE", NS + "/memories/" + id, "a", null).status()).isEqualTo(204);
     assertThat(s.get(NS + "/memories/" + id, "a").status()).isEqualTo(404);

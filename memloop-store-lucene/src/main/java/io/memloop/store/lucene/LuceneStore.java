@@ -1,5 +1,6 @@
 package io.memloop.store.lucene;
 
+import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import io.memloop.MemLoopException;
 import io.memloop.store.IntentMatch;
@@ -416,6 +417,24 @@ public final class LuceneStore implements MemoryStore {
       ns.lock.readLock().unlock();
     }
     return new StoreCounts(memories, groups, ns.retrievals.countPending(now));
+  }
+
+  @Override
+  public Optional<EmbeddingModel> model() {
+    lifecycle.ensureUsable();
+    return Optional.ofNullable(settings.model());
+  }
+
+  /** Records the model in {@code memloop.meta} (rewritten atomically, in the current format). */
+  @Override
+  public EmbeddingModel recordModel(EmbeddingModel model) {
+    lifecycle.ensureUsable();
+    model.requireFits(dimension);
+    try {
+      return settings.recordModel(model);
+    } catch (IOException e) {
+      throw StoreFiles.unavailable(dir.resolve(StoreFiles.META), "writing", e);
+    }
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.memloop.store.lucene;
 
+import io.memloop.EmbeddingModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * damaged file, instead of applying another store's or the default configuration. A v1 file (no id) is
  * read only while a v1 store is migrated.
  *
- * <p>Thread safety: {@link #save} is synchronized; reads see an immutable snapshot.
+ * <p>Once {@link #attach}ed it also keeps the store's metadata, the one copy every rewrite of {@code memloop.meta}
+ * goes through (settings flags, {@link #recordModel}), so that no rewrite drops another's change.
+ *
+ * <p>Thread safety: {@link #save} and {@link #recordModel} are synchronized; reads see an immutable snapshot.
  */
 final class SettingsFile {
   static final String NAME = "memloop.settings";
@@ -151,6 +155,30 @@ final class SettingsFile {
       this.meta.write(metaFile);
     }
     return this.meta;
+  }
+
+  /** The embedding model the store's metadata records, null while none is. */
+  synchronized @Nullable EmbeddingModel model() {
+    return meta == null ? null : meta.model();
+  }
+
+  /**
+   * Records {@code model} in the store's metadata unless one is recorded already (which is kept); durable on return.
+   *
+   * @return the model recorded now
+   */
+  synchronized EmbeddingModel recordModel(EmbeddingModel model) throws IOException {
+    StoreMeta m = meta;
+    if (m == null || metaFile == null) {
+      throw new IllegalStateException("settings file not attached to a store");
+    }
+    if (m.model() != null) {
+      return m.model();
+    }
+    StoreMeta next = m.withModel(model);
+    next.write(metaFile);
+    meta = next;
+    return model;
   }
 
   Map<String, String> get(String namespace) {

@@ -1,5 +1,7 @@
 package io.memloop.store.lucene;
 
+import io.memloop.EmbeddingModel;
+import io.memloop.MemLoopException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,18 +12,21 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The store's identity card, {@code memloop.meta}: written when the store is created, read first on
- * every open, rewritten (atomically) only when the store first records settings and when a v1 store is
- * migrated. Layout (little-endian):
+ * every open, rewritten (atomically) only when the store first records settings, when it records its
+ * embedding model and when a v1 store is migrated; a rewrite writes the current version. Layout
+ * (little-endian):
  *
  * <pre>
  *   int   MAGIC 0x4D4C4D54 ("MLMT")
- *   int   format version (2; 1 lacks the last three fields)
+ *   int   format version (3; 2 lacks the model, 1 lacks everything after the creator)
  *   int   dimension
  *   long  created-at epoch seconds, int nanos
  *   int+  UTF-8 creator ("memloop-store-lucene/2 lucene/10.6.0")
  *   long  store id, most significant bits   (v2)
  *   long  store id, least significant bits  (v2)
- *   byte  flags: 1 = settings recorded, 2 = legacy settings (v2)
+ *   byte  flags: 1 = settings recorded, 2 = legacy settings (v2), 4 = model recorded (v3)
+ *   int+  UTF-8 embedding model id        (v3, only with flag 4)
+ *   int   embedding model dimension       (v3, only with flag 4)
  *   int   CRC32C of every byte before it
  * </pre>
  *
@@ -32,18 +37,23 @@ import org.jspecify.annotations.Nullable;
  * bound to the id (see {@link StoreOpener}).
  *
  * @param formatVersion on-disk format of the whole store directory (meta, log, snapshots)
+ * <p>The model ({@link io.memloop.store.MemoryStore#model()}) is recorded once, the first time an engine with
+ * an embedder opens the store; stores of v1 and v2, and stores only ever given embeddings, have none.
+ *
  * @param storeId null only for a v1 store not yet migrated
+ * @param model the embedding model that made the vectors, null while none is recorded
  */
 record StoreMeta(int formatVersion, int dimension, Instant createdAt, String createdBy,
-    @Nullable UUID storeId, boolean settingsRecorded, boolean legacySettings) {
+    @Nullable UUID storeId, boolean settingsRecorded, boolean legacySettings, @Nullable EmbeddingModel model) {
   static final int MAGIC = 0x4D4C4D54;
-  static final int CURRENT_VERSION = 2;
+  static final int CURRENT_VERSION = 3;
   /** The oldest format this build reads (and migrates on open). */
   static final int OLDEST_VERSION = 1;
   /** Largest dimension accepted; Lucene's default cap of 1024 is lifted by {@link HnswFormat}. */
   static final int MAX_DIMENSION = 4096;
   private static final int SETTINGS_RECORDED = 1;
   private static final int LEGACY_SETTINGS = 2;
+  private static final int MODEL_RECORDED = 4;
 
   StoreMeta {
     if (dimension < 1 || dimension > MAX_DIMENSION) {
@@ -52,10 +62,13 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
     if (formatVersion >= 2 && storeId == null) {
       throw new IllegalArgumentException("a v" + formatVersion + " store has an id");
     }
+    if (model != null && model.dimension() != dimension) {
+      throw new IllegalArgumentException("model " + model + " in a store of " + dimension + "-d vectors");
+    }
   }
 
   static StoreMeta create(int dimension, Instant now) {
-    return new StoreMeta(CURRENT_VERSION, dimension, now, creator(), UUID.randomUUID(), false, false);
+    return new StoreMeta(CURRENT_VERSION, dimension, now, creator(), UUID.randomUUID(), false, false, null);
   }
 
   private static String creator() {
@@ -64,11 +77,19 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
 
   /** This (v1) store's metadata in the current format, with a new random id. */
   StoreMeta migrated(boolean hasSettings) {
-    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, UUID.randomUUID(), hasSettings, hasSettings);
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, UUID.randomUUID(), hasSettings, hasSettings,
+        model);
   }
 
+  /** This metadata with the settings flags, in the current format (a v2 store's is upgraded when rewritten). */
   StoreMeta withSettings(boolean recorded, boolean legacy) {
-    return new StoreMeta(formatVersion, dimension, createdAt, createdBy, storeId, recorded, legacy);
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, recorded, legacy, model);
+  }
+
+  /** This metadata recording {@code model}, in the current format. */
+  StoreMeta withModel(EmbeddingModel model) {
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, settingsRecorded, legacySettings,
+        model);
   }
 
   void write(Path file) throws IOException {
@@ -78,7 +99,11 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
     ByteWriter w = new ByteWriter(128);
     w.putInt(MAGIC).putInt(formatVersion).putInt(dimension).putInstant(createdAt).putString(createdBy);
     w.putLong(storeId.getMostSignificantBits()).putLong(storeId.getLeastSignificantBits())
-        .putByte((settingsRecorded ? SETTINGS_RECORDED : 0) | (legacySettings ? LEGACY_SETTINGS : 0));
+        .putByte((settingsRecorded ? SETTINGS_RECORDED : 0) | (legacySettings ? LEGACY_SETTINGS : 0)
+            | (model != null ? MODEL_RECORDED : 0));
+    if (model != null) {
+      w.putString(model.id()).putInt(model.dimension());
+    }
     CRC32C crc = new CRC32C();
     crc.update(w.array(), 0, w.length());
     w.putInt((int) crc.getValue());
@@ -124,19 +149,34 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
       String createdBy = r.getString();
       UUID id = null;
       int flags = 0;
+      EmbeddingModel model = null;
       if (version >= 2) {
         id = new UUID(r.getLong(), r.getLong());
         flags = r.getByte();
-        if ((flags & ~(SETTINGS_RECORDED | LEGACY_SETTINGS)) != 0) {
+        int known = SETTINGS_RECORDED | LEGACY_SETTINGS | (version >= 3 ? MODEL_RECORDED : 0);
+        if ((flags & ~known) != 0) {
           throw StoreFiles.corrupt(file, String.format("unknown flags 0x%02x in store metadata", flags));
         }
       }
-      r.expectEnd("store metadata");
       if (dimension < 1 || dimension > MAX_DIMENSION) {
         throw StoreFiles.corrupt(file, "bad dimension " + dimension + " in store metadata");
       }
+      if ((flags & MODEL_RECORDED) != 0) {
+        String modelId = r.getString();
+        int modelDimension = r.getInt();
+        try {
+          model = new EmbeddingModel(modelId, modelDimension);
+        } catch (MemLoopException e) {
+          throw StoreFiles.corrupt(file, "bad embedding model in store metadata: " + e.getMessage());
+        }
+        if (modelDimension != dimension) {
+          throw StoreFiles.corrupt(file, "embedding model " + model + " in store metadata of a store of "
+              + dimension + "-d vectors");
+        }
+      }
+      r.expectEnd("store metadata");
       return new StoreMeta(version, dimension, createdAt, createdBy, id, (flags & SETTINGS_RECORDED) != 0,
-          (flags & LEGACY_SETTINGS) != 0);
+          (flags & LEGACY_SETTINGS) != 0, model);
     } catch (ByteReader.Malformed e) {
       throw StoreFiles.corrupt(file, "malformed store metadata: " + e.getMessage());
     }

@@ -70,7 +70,7 @@ class CorruptionTest {
   @Test
   void unknownVersionInMetadata_isCorrupt() throws IOException {
     patchInt(dir.resolve("memloop.meta"), 4, 99);
-    assertCorrupt(() -> LuceneStore.open(dir), "unknown store format version 99", "reads v1 to v2");
+    assertCorrupt(() -> LuceneStore.open(dir), "unknown store format version 99", "reads v1 to v" + StoreMeta.CURRENT_VERSION);
   }
 
   @Test

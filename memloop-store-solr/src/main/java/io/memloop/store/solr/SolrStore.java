@@ -1,6 +1,7 @@
 package io.memloop.store.solr;
 
 import io.memloop.Candidate;
+import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import io.memloop.MemLoopException;
 import io.memloop.Outcome;
@@ -87,6 +88,8 @@ import org.jspecify.annotations.Nullable;
 public final class SolrStore implements MemoryStore {
   private static final String META_ID = "_memloop!meta";
   private static final String SEQUENCE_ID = "_memloop!sequence";
+  /** The document recording the embedding model: {@code payload} its id, {@code dimension} its dimension. */
+  private static final String MODEL_ID = "_memloop!model";
   private static final int SEQUENCE_BLOCK = 64;
   private static final int PAGE = 500;
   private static final int MAX_CONFLICT_RETRIES = 1_000;
@@ -108,6 +111,8 @@ public final class SolrStore implements MemoryStore {
   private long sequenceNext;
   private long sequenceEnd;
   private volatile boolean closed;
+  /** The recorded model once read (a recorded model is never replaced, so it is read from Solr until found). */
+  private volatile @Nullable EmbeddingModel model;
 
   /** An intent group this process created, kept until searches are sure to see it. */
   private record RecentIntent(String intentId, long seq, float[] embedding, long createdNanos) {}
@@ -809,6 +814,60 @@ public final class SolrStore implements MemoryStore {
       out.put(shortId((String) d.getFieldValue("id")), d);
     }
     return out;
+  }
+
+  // ---------------------------------------------------------------- embedding model
+
+  @Override
+  public Optional<EmbeddingModel> model() {
+    checkOpen();
+    EmbeddingModel known = model;
+    if (known != null) {
+      return Optional.of(known);
+    }
+    SolrDocument d = realTimeGet(MODEL_ID, "id,payload,dimension");
+    if (d == null) {
+      return Optional.empty();
+    }
+    Object id = d.getFieldValue("payload");
+    Object dim = d.getFieldValue("dimension");
+    try {
+      known = new EmbeddingModel(id instanceof String text ? text : "", dim instanceof Number n ? n.intValue() : 0);
+    } catch (MemLoopException e) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "--store",
+          "--store: collection " + collection + " records an unreadable embedding model (" + e.getMessage() + ")", e);
+    }
+    model = known;
+    return Optional.of(known);
+  }
+
+  /**
+   * Records the model in a document of its own, created only if absent ({@code _version_ = -1}): of two processes
+   * recording at once, the first wins and the other answers with its model.
+   */
+  @Override
+  public EmbeddingModel recordModel(EmbeddingModel m) {
+    checkOpen();
+    m.requireFits(dimension);
+    Optional<EmbeddingModel> recorded = model();
+    if (recorded.isPresent()) {
+      return recorded.get();
+    }
+    SolrInputDocument d = new SolrInputDocument();
+    d.addField("id", MODEL_ID);
+    d.addField("kind", "model");
+    d.addField("payload", m.id());
+    d.addField("dimension", m.dimension());
+    d.addField("_version_", -1L);
+    UpdateRequest req = new UpdateRequest();
+    req.add(d);
+    try {
+      write(req);
+    } catch (VersionConflict e) {
+      return model().orElseThrow(() -> unavailable("model", e)); // another process recorded one first
+    }
+    model = m;
+    return m;
   }
 
   // ---------------------------------------------------------------- settings and ledger

@@ -381,6 +381,43 @@ class SolrStoreTest {
     assertThat(store.settings("team")).contains(Map.of("preset", "default"));
   }
 
+  /** Issue 25: a collection made with one model used to answer another model's searches with nothing, silently. */
+  @Test
+  void aCollectionMadeWithOneModel_refusesAnotherInEveryProcess(TestInfo test) throws Exception {
+    SolrStore store = open(test, "shards=1&replicas=1");
+    assertThat(store.model()).isEmpty();
+    MemLoop first = MemLoop.builder().store(store).embedder(model("model-a")).build();
+    first.remember("team", Intent.ofText("book a flight"), "use the airline site", Outcome.SUCCESS);
+    commit();
+    io.memloop.EmbeddingModel a = new io.memloop.EmbeddingModel("model-a", DIM);
+    assertThat(first.stats("team").model()).isEqualTo(a);
+
+    // another process: its own store and client on the same collection
+    SolrStore other = SolrStore.open(store.options(), OptionalInt.empty());
+    opened.add(other);
+    assertThat(other.model()).contains(a);
+    assertThatThrownBy(() -> MemLoop.builder().store(other).embedder(model("model-b")).build())
+        .isInstanceOfSatisfying(MemLoopException.class, e -> {
+          assertThat(e.reason()).isEqualTo(MemLoopException.Reason.CONFLICT);
+          assertThat(e.field()).isEqualTo("embedder");
+        })
+        .hasMessageContainingAll("'model-a' (16-d)", "'model-b' (16-d)", "migrate --re-embed");
+    assertThat(other.recordModel(new io.memloop.EmbeddingModel("model-b", DIM))).isEqualTo(a); // never replaced
+    MemLoop same = MemLoop.builder().store(other).embedder(model("model-a")).build();
+    assertThat(same.retrieve("team", Intent.ofText("book a flight")).selected()).hasSize(1);
+  }
+
+  /** A deterministic model of {@code DIM}-d vectors named {@code id}: a text's vector is seeded by its hash. */
+  private static io.memloop.embed.Embedder model(String id) {
+    return new io.memloop.embed.Embedder() {
+      @Override public int dimension() { return DIM; }
+      @Override public String modelId() { return id; }
+      @Override public List<float[]> embedAll(List<String> texts) {
+        return texts.stream().map(t -> vector(new SplittableRandom(t.hashCode()))).toList();
+      }
+    };
+  }
+
   @Test
   void anExistingCollectionKeepsItsDimension_aMissingOneIsNotFound(TestInfo test) {
     SolrStore store = open(test, "shards=1&replicas=1");
