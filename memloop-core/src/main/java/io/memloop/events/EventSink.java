@@ -50,6 +50,9 @@ public interface EventSink extends AutoCloseable {
     }
   }
 
+  /** An edited memory ({@link io.memloop.MemLoop#edit}): {@code memory} as now stored, with its new experience. */
+  default void edited(String namespace, Instant at, Memory memory) {}
+
   /** A deleted memory. */
   default void forgot(String namespace, Instant at, String memoryId) {}
 
