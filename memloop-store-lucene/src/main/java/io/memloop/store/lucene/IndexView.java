@@ -20,12 +20,14 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.jspecify.annotations.Nullable;
 
@@ -222,7 +224,14 @@ final class IndexView {
         }
         if (te.seekExact(seqTerm(seqs[i]))) {
           postings = te.postings(postings, PostingsEnum.NONE);
-          found.add(new long[] {postings.nextDoc(), i});
+          // an edited memory's replaced document may still be in a segment, deleted: take the live one
+          Bits live = lr.getLiveDocs();
+          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            if (live == null || live.get(d)) {
+              found.add(new long[] {d, i});
+              break;
+            }
+          }
         }
       }
       if (found.isEmpty()) {
