@@ -667,7 +667,13 @@ public abstract class MemoryStoreContract {
         new Case("api gateways", List.of()))) {
       assertThat(store.search("ns", MemoryQuery.builder().text(k.text).build()).memories()).as(k.text)
           .extracting(Memory::id).containsExactlyElementsOf(k.expected.stream().map(Memory::id).toList());
-    }
+    }    // words longer than any index takes as one term still match exactly
+    String longWord = "é".repeat(5_000); // 10,000 UTF-8 bytes
+    Memory d = insertFull("ns", "long", longWord + "y, and more", Outcome.SUCCESS, 0, T0);
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord.toUpperCase() + "Y").build()).memories())
+        .extracting(Memory::id).containsExactly(d.id());
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord + "z").build()).memories()).isEmpty();
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord).build()).memories()).isEmpty();
   }
 
   @Test

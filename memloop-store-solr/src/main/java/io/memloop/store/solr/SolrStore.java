@@ -390,11 +390,29 @@ public final class SolrStore implements MemoryStore {
     return doc;
   }
 
-  /** The distinct words of a memory's texts, as {@link MemoryQuery#words} defines them. */
+  /** The distinct words of a memory's texts, as {@link MemoryQuery#words} defines them, as {@link #term}s. */
   private static List<String> words(String intentText, String experience) {
     Set<String> out = new java.util.LinkedHashSet<>(MemoryQuery.words(intentText));
     out.addAll(MemoryQuery.words(experience));
-    return new ArrayList<>(out);
+    return out.stream().map(SolrStore::term).toList();
+  }
+
+  /** Longest word indexed as it is; Lucene refuses terms over 32,766 bytes (a char is at most 3 UTF-8 bytes). */
+  private static final int MAX_WORD_CHARS = 4096;
+
+  /**
+   * The indexed term of a word: the word, or for a very long one its start, {@code '#'} (never part of a word) and a
+   * hash of the whole word, so that long words still match exactly (up to a 64-bit hash collision).
+   */
+  static String term(String word) {
+    if (word.length() <= MAX_WORD_CHARS) {
+      return word;
+    }
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < word.length(); i++) {
+      h = (h ^ word.charAt(i)) * 0x100000001b3L;
+    }
+    return word.substring(0, MAX_WORD_CHARS) + "#" + Long.toHexString(h) + "." + word.length();
   }
 
   // ---------------------------------------------------------------- edit and search
@@ -452,7 +470,7 @@ public final class SolrStore implements MemoryStore {
     PageCursor.Position from = PageCursor.decode(namespace, query);
     ModifiableSolrParams p = namespaceQuery(namespace, "m");
     for (String w : query.words()) {
-      p.add("fq", "{!term f=words}" + w);
+      p.add("fq", "{!term f=words}" + term(w));
     }
     if (!query.outcomes().isEmpty()) {
       p.add("fq", "{!terms f=oc}" + String.join(",", query.outcomes().stream().map(Enum::name).sorted().toList()));
