@@ -232,6 +232,9 @@ public final class InMemoryStore implements MemoryStore {
 
   @Override
   public Optional<Memory> updateExperience(String namespace, String memoryId, String experience, Instant now) {
+    if (closed) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store is closed");
+    }
     Namespace ns = namespaces.get(namespace);
     if (ns == null) {
       return Optional.empty();

@@ -83,6 +83,12 @@ final class MemorySearch {
     // the worst kept on top: for ascending order the greatest position
     boolean desc = q.descending();
     PriorityQueue<long[]> heap = new PriorityQueue<>(keep + 1, (a, b) -> desc ? compare(a, b) : compare(b, a));
+    // only the columns a filter or the sort needs are read
+    boolean byQ = q.minQ() != Double.NEGATIVE_INFINITY || q.maxQ() != Double.POSITIVE_INFINITY;
+    boolean byVisits = q.minVisits() != 0 || q.maxVisits() != Long.MAX_VALUE;
+    boolean byCreated = q.createdFrom() != null || q.createdTo() != null;
+    boolean byUpdated = q.updatedFrom() != null || q.updatedTo() != null;
+    long[] after = from == null ? null : new long[] {from.key(), from.key2(), from.seq()};
     long n = 0;
     for (int slot : slots) {
       if (text != null && !text.get(slot)) {
@@ -91,30 +97,33 @@ final class MemorySearch {
       if (outcomes != 0 && (outcomes & 1 << t.outcome(slot)) == 0) {
         continue;
       }
-      double qv = t.q(slot);
-      long visits = t.visits(slot);
-      if (qv < q.minQ() || qv > q.maxQ() || visits < q.minVisits() || visits > q.maxVisits()) {
+      if (byQ) {
+        double qv = t.q(slot);
+        if (qv < q.minQ() || qv > q.maxQ()) {
+          continue;
+        }
+      }
+      if (byVisits) {
+        long visits = t.visits(slot);
+        if (visits < q.minVisits() || visits > q.maxVisits()) {
+          continue;
+        }
+      }
+      if (byCreated && !within(t.createdSeconds(slot), t.createdNanos(slot), q.createdFrom(), q.createdTo())) {
         continue;
       }
-      long cs = t.createdSeconds(slot);
-      int cn = t.createdNanos(slot);
-      if (!within(cs, cn, q.createdFrom(), q.createdTo())) {
-        continue;
-      }
-      long us = t.updatedSeconds(slot);
-      int un = t.updatedNanos(slot);
-      if (!within(us, un, q.updatedFrom(), q.updatedTo())) {
+      if (byUpdated && !within(t.updatedSeconds(slot), t.updatedNanos(slot), q.updatedFrom(), q.updatedTo())) {
         continue;
       }
       n++;
       long[] p = switch (q.sort()) { // key, key2, seq, slot
         case CREATED -> new long[] {0, 0, t.seq(slot), slot};
-        case UPDATED -> new long[] {us, un, t.seq(slot), slot};
-        case Q -> new long[] {PageCursor.sortableLong(qv), 0, t.seq(slot), slot};
-        case VISITS -> new long[] {visits, 0, t.seq(slot), slot};
+        case UPDATED -> new long[] {t.updatedSeconds(slot), t.updatedNanos(slot), t.seq(slot), slot};
+        case Q -> new long[] {PageCursor.sortableLong(t.q(slot)), 0, t.seq(slot), slot};
+        case VISITS -> new long[] {t.visits(slot), 0, t.seq(slot), slot};
       };
-      if (from != null) {
-        int c = compare(p, new long[] {from.key(), from.key2(), from.seq()});
+      if (after != null) {
+        int c = compare(p, after);
         if (desc ? c >= 0 : c <= 0) {
           continue;
         }
