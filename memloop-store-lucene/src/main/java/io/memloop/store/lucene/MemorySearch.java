@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link io.memloop.store.MemoryStore#search} on this store. Q, visits and updated-at change with every reward and
@@ -51,8 +52,18 @@ final class MemorySearch {
   }
 
   /** The slots of the first {@code limit + 1} matches after {@code from}, in the query's order; sets the total. */
-  private int[] candidates(NamespaceState ns, MemoryQuery q, PageCursor.Position from, long[] total) throws IOException {
+  private int[] candidates(NamespaceState ns, MemoryQuery q, PageCursor.@Nullable Position from, long[] total) throws IOException {
     MemoryTable t = state.memories;
+    int keep = q.limit() + 1;
+    if (q.words().isEmpty() && unfiltered(q) && q.sort() == MemoryQuery.Sort.CREATED) {
+      ns.lock.readLock().lock();
+      try { // the default listing: a seek in the namespace's list, without copying it
+        total[0] = ns.memories.size();
+        return seek(ns.memories, q.descending(), from, keep);
+      } finally {
+        ns.lock.readLock().unlock();
+      }
+    }
     int[] slots;
     IndexView view;
     ns.lock.readLock().lock();
@@ -70,11 +81,6 @@ final class MemorySearch {
       }
     } finally {
       view.release();
-    }
-    int keep = q.limit() + 1;
-    if (text == null && unfiltered(q) && q.sort() == MemoryQuery.Sort.CREATED) {
-      total[0] = slots.length;
-      return seek(slots, q.descending(), from, keep);
     }
     int outcomes = 0;
     for (io.memloop.Outcome o : q.outcomes()) {
@@ -116,23 +122,41 @@ final class MemorySearch {
         continue;
       }
       n++;
-      long[] p = switch (q.sort()) { // key, key2, seq, slot
-        case CREATED -> new long[] {0, 0, t.seq(slot), slot};
-        case UPDATED -> new long[] {t.updatedSeconds(slot), t.updatedNanos(slot), t.seq(slot), slot};
-        case Q -> new long[] {PageCursor.sortableLong(t.q(slot)), 0, t.seq(slot), slot};
-        case VISITS -> new long[] {t.visits(slot), 0, t.seq(slot), slot};
-      };
+      long k0;
+      long k1;
+      switch (q.sort()) {
+        case UPDATED -> {
+          k0 = t.updatedSeconds(slot);
+          k1 = t.updatedNanos(slot);
+        }
+        case Q -> {
+          k0 = PageCursor.sortableLong(t.q(slot));
+          k1 = 0;
+        }
+        case VISITS -> {
+          k0 = t.visits(slot);
+          k1 = 0;
+        }
+        default -> {
+          k0 = 0;
+          k1 = 0;
+        }
+      }
+      long seq = t.seq(slot);
       if (after != null) {
-        int c = compare(p, after);
+        int c = compare(k0, k1, seq, after);
         if (desc ? c >= 0 : c <= 0) {
           continue;
         }
       }
       if (heap.size() < keep) {
-        heap.add(p);
-      } else if (desc ? compare(p, heap.peek()) > 0 : compare(p, heap.peek()) < 0) {
-        heap.poll();
-        heap.add(p);
+        heap.add(new long[] {k0, k1, seq, slot});
+      } else {
+        int c = compare(k0, k1, seq, heap.peek()); // allocates only for what enters the page
+        if (desc ? c > 0 : c < 0) {
+          heap.poll();
+          heap.add(new long[] {k0, k1, seq, slot});
+        }
       }
     }
     total[0] = n;
@@ -146,30 +170,35 @@ final class MemorySearch {
   }
 
   /** Creation order without filters: a binary search for the cursor in the namespace's (ascending) slots. */
-  private int[] seek(int[] slots, boolean desc, PageCursor.Position from, int keep) {
+  private int[] seek(IntList slots, boolean desc, PageCursor.@Nullable Position from, int keep) {
     MemoryTable t = state.memories;
     int lo = 0;
-    int hi = slots.length;
+    int hi = slots.size();
     long after = from == null ? (desc ? Long.MAX_VALUE : -1) : from.seq();
     while (lo < hi) { // first index whose sequence is above `after`
       int mid = (lo + hi) >>> 1;
-      if (t.seq(slots[mid]) <= after) {
+      if (t.seq(slots.get(mid)) <= after) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
     if (!desc) {
-      return java.util.Arrays.copyOfRange(slots, lo, Math.min(slots.length, lo + keep));
+      int n = Math.max(0, Math.min(keep, slots.size() - lo));
+      int[] out = new int[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = slots.get(lo + i);
+      }
+      return out;
     }
     int end = lo; // indices below lo have sequence ≤ after; the cursor's own is excluded
-    if (end > 0 && from != null && t.seq(slots[end - 1]) == from.seq()) {
+    if (end > 0 && from != null && t.seq(slots.get(end - 1)) == from.seq()) {
       end--;
     }
     int n = Math.min(keep, end);
     int[] out = new int[n];
     for (int i = 0; i < n; i++) {
-      out[i] = slots[end - 1 - i];
+      out[i] = slots.get(end - 1 - i);
     }
     return out;
   }
@@ -205,6 +234,15 @@ final class MemorySearch {
       return false;
     }
     return to == null || seconds < to.getEpochSecond() || seconds == to.getEpochSecond() && nanos < to.getNano();
+  }
+
+  /** Position (k0, k1, seq) against {@code b} (key, key2, seq, ...) in ascending order. */
+  private static int compare(long k0, long k1, long seq, long[] b) {
+    int c = Long.compare(k0, b[0]);
+    if (c == 0) {
+      c = Long.compare(k1, b[1]);
+    }
+    return c != 0 ? c : Long.compare(seq, b[2]);
   }
 
   /** Positions (key, key2, seq, ...) in ascending order. */
