@@ -626,6 +626,45 @@ public final class MemLoop implements AutoCloseable {
     events.forgot(namespace, now, memoryId);
   }
 
+  /**
+   * Replaces the experience text of a memory in place (a user correcting or completing a note): id, intent, intent
+   * group, outcome, Q, visits and creation time stay; updated-at becomes now. Durable on return; reported to the
+   * event sink as an {@code edit} (docs/event-log.md).
+   *
+   * @return the memory as now stored
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code experience} for a blank text, NOT_FOUND naming
+   *     {@code memoryId} if the namespace has no such memory
+   */
+  public Memory edit(String namespace, String memoryId, String experience) {
+    Checks.requireNamespace(namespace);
+    Checks.requireNonBlank(memoryId, "memoryId");
+    Checks.requireNonBlank(experience, "experience");
+    // as forget: the configuration comes before the namespace's first event, resolved before the write
+    MemLoopConfig config = events == io.memloop.events.EventSink.NONE ? null : config(namespace);
+    Instant now = clock.instant();
+    Memory edited = store.updateExperience(namespace, memoryId, experience, now).orElseThrow(() -> new MemLoopException(
+        MemLoopException.Reason.NOT_FOUND, "memoryId", "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'"));
+    if (config != null) {
+      reportConfig(namespace, config, now);
+    }
+    events.edited(namespace, now, edited);
+    return edited;
+  }
+
+  /**
+   * One page of a namespace's memories that pass {@code query}'s filters, in its order (see {@link MemoryQuery}):
+   * pass the page's {@link MemoryPage#next()} as {@link MemoryQuery#after()} for the next one. Pages are stable
+   * under concurrent writes: a memory that exists throughout and whose sort key does not change appears exactly
+   * once over all pages.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code after} for a cursor of another query, sort or namespace
+   */
+  public MemoryPage list(String namespace, MemoryQuery query) {
+    Checks.requireNamespace(namespace);
+    Objects.requireNonNull(query, "query");
+    return store.search(namespace, query);
+  }
+
   public Optional<Memory> get(String namespace, String memoryId) {
     Checks.requireNamespace(namespace);
     return store.get(namespace, memoryId);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Where the engine reports every operation it completed, for an execution history (the event log of
  * {@code memloop-history}: JSON Lines that can be imported, replayed, evaluated off-policy and exported).
  * Each method is called after the operation succeeded and before it returns to its caller, on the
- * caller's thread. The store made rewards, remembered and forgotten memories durable before returning,
+ * caller's thread. The store made rewards, remembered, edited and forgotten memories durable before returning,
  * retrievals not (a store keeps them with a short delay): a sink that keeps records durably should do the
  * same. A failing sink fails the call after the store changed: sinks should only fail when their records
  * can no longer be kept.
@@ -49,6 +49,9 @@ public interface EventSink extends AutoCloseable {
       remembered(namespace, at, m, false, null);
     }
   }
+
+  /** An edited memory ({@link io.memloop.MemLoop#edit}): {@code memory} as now stored, with its new experience. */
+  default void edited(String namespace, Instant at, Memory memory) {}
 
   /** A deleted memory. */
   default void forgot(String namespace, Instant at, String memoryId) {}

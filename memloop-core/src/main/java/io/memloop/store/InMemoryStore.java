@@ -248,6 +248,30 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   @Override
+  public Optional<Memory> updateExperience(String namespace, String memoryId, String experience, Instant now) {
+    if (closed) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "", "store is closed");
+    }
+    Namespace ns = namespaces.get(namespace);
+    if (ns == null) {
+      return Optional.empty();
+    }
+    ns.lock.writeLock().lock();
+    try {
+      Memory before = ns.memories.get(memoryId);
+      if (before == null) {
+        return Optional.empty();
+      }
+      Memory after = new Memory(before.id(), before.namespace(), before.intentId(), before.intentText(),
+          before.intentEmbedding(), experience, before.outcome(), before.q(), before.visits(), before.createdAt(), now);
+      ns.memories.put(memoryId, after); // replacing keeps the map's (creation) order
+      return Optional.of(after);
+    } finally {
+      ns.lock.writeLock().unlock();
+    }
+  }
+
+  @Override
   public void forEachMemory(String namespace, Consumer<Memory> visitor) {
     Namespace ns = namespaces.get(namespace);
     if (ns == null) {

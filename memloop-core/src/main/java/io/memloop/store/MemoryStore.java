@@ -240,6 +240,51 @@ public interface MemoryStore extends AutoCloseable {
     return Optional.ofNullable(best[0]).map(Memory::id);
   }
 
+  /**
+   * Replaces the experience text of memory {@code memoryId} of {@code namespace} in place: id, intent, intent group,
+   * outcome, Q, visits and creation time stay; updated-at becomes {@code now}. Durable on return for a durable store.
+   *
+   * @return the memory as now stored; empty if the namespace holds no such memory
+   */
+  Optional<Memory> updateExperience(String namespace, String memoryId, String experience, Instant now);
+
+  /**
+   * One page of the memories of {@code namespace} that pass {@code query}'s filters, in its order, after its
+   * cursor ({@link io.memloop.MemoryQuery} states the rules; {@link PageCursor} the cursors). The default scans
+   * the namespace ({@link #forEachMemory}) keeping the {@code limit + 1} first after the cursor; stores that hold
+   * many memories override it with an index.
+   *
+   * @throws io.memloop.MemLoopException INVALID_ARGUMENT naming {@code after} for a cursor of another query
+   */
+  default io.memloop.MemoryPage search(String namespace, io.memloop.MemoryQuery query) {
+    PageCursor.Position from = PageCursor.decode(namespace, query);
+    List<String> words = query.words();
+    int keep = query.limit() + 1;
+    // the worst kept position on top: a bounded heap of the first limit + 1 after the cursor
+    java.util.Comparator<PageCursor.Position> order =
+        query.descending() ? PageCursor::compare : (a, b) -> PageCursor.compare(b, a);
+    java.util.PriorityQueue<Map.Entry<PageCursor.Position, Memory>> heap =
+        new java.util.PriorityQueue<>(keep + 1, (a, b) -> order.compare(a.getKey(), b.getKey()));
+    long[] total = {0};
+    forEachMemory(namespace, m -> {
+      if (!query.matches(m, words)) {
+        return;
+      }
+      total[0]++;
+      PageCursor.Position p = PageCursor.of(query.sort(), m);
+      if (from != null && !PageCursor.isAfter(query, p, from)) {
+        return;
+      }
+      heap.add(Map.entry(p, m));
+      if (heap.size() > keep) {
+        heap.poll();
+      }
+    });
+    List<Map.Entry<PageCursor.Position, Memory>> page = new java.util.ArrayList<>(heap);
+    page.sort((a, b) -> -order.compare(a.getKey(), b.getKey()));
+    return PageCursor.page(namespace, query, page.stream().map(Map.Entry::getValue).toList(), total[0]);
+  }
+
   /** Flushes and releases resources; further calls fail. */
   @Override
   void close();

@@ -7,6 +7,8 @@ import io.memloop.Candidate;
 import io.memloop.EmbeddingModel;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
+import io.memloop.MemoryPage;
+import io.memloop.MemoryQuery;
 import io.memloop.Outcome;
 import io.memloop.Utility;
 import io.memloop.Vectors;
@@ -634,6 +636,322 @@ public abstract class MemoryStoreContract {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  // ---------------------------------------------------------------- edit and search (issue 25)
+
+  /** A memory with the given intent, experience, outcome, Q and creation instant, in its own intent group. */
+  protected Memory insertFull(String ns, String intent, String experience, Outcome outcome, double q, Instant created) {
+    SplittableRandom rnd = new SplittableRandom(intent.hashCode() * 31L + experience.hashCode());
+    return store.insert(new NewMemory(ns, intent, randomUnit(rnd), experience, outcome, q, created), 1.01);
+  }
+
+  /** Sets memory {@code id}'s utility to (q, visits) at {@code at} through the store's reward path. */
+  protected void setUtility(String ns, String id, double q, long visits, Instant at) {
+    RetrievalRecord r = store.saveRetrieval(new RetrievalRecordDraft(ns, at, at.plus(Duration.ofHours(1)),
+        List.of(new Candidate(id, 0.9, 0.0, 1.0, true, 1.0))));
+    assertThat(store.applyReward(ns, r.id(), at, (mid, u) -> new Utility(q, visits))).isInstanceOf(RewardOutcome.Applied.class);
+  }
+
+  /** Every page of {@code query}, followed through its cursors, as ids. */
+  protected List<String> allPages(String ns, MemoryQuery query) {
+    List<String> ids = new ArrayList<>();
+    MemoryQuery q = query;
+    for (int pages = 0; pages < 10_000; pages++) {
+      MemoryPage page = store.search(ns, q);
+      page.memories().forEach(m -> ids.add(m.id()));
+      assertThat(page.memories().size()).isLessThanOrEqualTo(query.limit());
+      if (page.next() == null) {
+        return ids;
+      }
+      assertThat(page.memories()).hasSize(query.limit());
+      q = q.after(page.next());
+    }
+    throw new AssertionError("no last page");
+  }
+
+  /** What {@code query} must return over all its pages: the reference rule of {@link MemoryQuery} on a scan. */
+  protected List<String> reference(String ns, MemoryQuery query) {
+    List<Memory> all = new ArrayList<>();
+    List<String> words = query.words();
+    store.forEachMemory(ns, m -> {
+      if (query.matches(m, words)) {
+        all.add(m);
+      }
+    });
+    all.sort(query.order(MemoryStore::sequenceOf));
+    return all.stream().map(Memory::id).toList();
+  }
+
+  @Test
+  void updateExperience_replacesTheTextOnly_andSurvivesReopen() throws Exception {
+    Memory m = insertFull("ns", "deploy billing", "old text", Outcome.FAILURE, 0.25, T0);
+    setUtility("ns", m.id(), 0.75, 3, T0.plusSeconds(10));
+    Memory edited = store.updateExperience("ns", m.id(), "new text\nsecond line", T0.plusSeconds(20)).orElseThrow();
+    Memory expected = new Memory(m.id(), "ns", m.intentId(), "deploy billing", m.intentEmbedding(), "new text\nsecond line",
+        Outcome.FAILURE, 0.75, 3, T0, T0.plusSeconds(20));
+    assertThat(edited).isEqualTo(expected);
+    assertThat(store.get("ns", m.id())).contains(expected);
+    assertThat(store.recall("ns", m.intentEmbedding(), 1, 0.5).getFirst().memories()).containsExactly(expected);
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.get("ns", m.id())).contains(expected);
+    assertThat(store.search("ns", MemoryQuery.builder().text("second").build()).memories()).containsExactly(expected);
+  }
+
+  @Test
+  void updateExperience_ofAnUnknownOrDeletedMemory_orInAnotherNamespace_isEmpty() {
+    Memory m = insertFull("ns", "a", "text", Outcome.SUCCESS, 0, T0);
+    Memory gone = insertFull("ns", "b", "text", Outcome.SUCCESS, 0, T0);
+    store.delete("ns", gone.id());
+    assertThat(store.updateExperience("ns", "m999999", "x", T0)).isEmpty();
+    assertThat(store.updateExperience("ns", "not-an-id", "x", T0)).isEmpty();
+    assertThat(store.updateExperience("ns", gone.id(), "x", T0)).isEmpty();
+    assertThat(store.updateExperience("other", m.id(), "x", T0)).isEmpty();
+    assertThat(store.get("ns", m.id()).orElseThrow().experience()).isEqualTo("text");
+    assertThat(store.get("ns", gone.id())).isEmpty();
+  }
+
+  @Test
+  void search_appliesEveryFilter_andCountsTheMatches() {
+    Memory a = insertFull("ns", "rotate keys", "vault write", Outcome.SUCCESS, 0.9, T0);
+    Memory b = insertFull("ns", "rotate certs", "certbot renew", Outcome.FAILURE, -0.5, T0.plusSeconds(60));
+    Memory c = insertFull("ns", "restart billing", "kubectl rollout", Outcome.UNKNOWN, 0.0, T0.plusSeconds(120));
+    Memory d = insertFull("ns", "restart search", "systemctl restart", Outcome.SUCCESS, 0.5, T0.plusSeconds(180));
+    insertFull("other", "rotate keys", "vault write", Outcome.SUCCESS, 0.9, T0);
+    setUtility("ns", c.id(), 0.4, 2, T0.plusSeconds(1000));
+    setUtility("ns", d.id(), 0.5, 5, T0.plusSeconds(2000));
+    record Case(MemoryQuery query, List<Memory> expected) {}
+    List<Case> cases = List.of(
+        new Case(MemoryQuery.all(10), List.of(a, b, c, d)),
+        new Case(MemoryQuery.builder().outcomes(Outcome.SUCCESS).build(), List.of(a, d)),
+        new Case(MemoryQuery.builder().outcomes(Outcome.FAILURE, Outcome.UNKNOWN).build(), List.of(b, c)),
+        new Case(MemoryQuery.builder().minQ(0.4).build(), List.of(a, c, d)),
+        new Case(MemoryQuery.builder().minQ(0.4).maxQ(0.5).build(), List.of(c, d)),
+        new Case(MemoryQuery.builder().maxQ(-0.5).build(), List.of(b)),
+        new Case(MemoryQuery.builder().minVisits(2).build(), List.of(c, d)),
+        new Case(MemoryQuery.builder().minVisits(1).maxVisits(2).build(), List.of(c)),
+        new Case(MemoryQuery.builder().maxVisits(0).build(), List.of(a, b)),
+        new Case(MemoryQuery.builder().createdFrom(T0.plusSeconds(60)).build(), List.of(b, c, d)),
+        new Case(MemoryQuery.builder().createdFrom(T0.plusSeconds(60)).createdTo(T0.plusSeconds(180)).build(), List.of(b, c)),
+        new Case(MemoryQuery.builder().createdTo(T0.plusSeconds(60)).build(), List.of(a)),
+        new Case(MemoryQuery.builder().updatedFrom(T0.plusSeconds(1000)).build(), List.of(c, d)),
+        new Case(MemoryQuery.builder().updatedTo(T0.plusSeconds(1000)).build(), List.of(a, b)),
+        new Case(MemoryQuery.builder().updatedFrom(T0.plusSeconds(60)).updatedTo(T0.plusSeconds(2000)).build(), List.of(b, c)),
+        new Case(MemoryQuery.builder().text("ROTATE").build(), List.of(a, b)),
+        new Case(MemoryQuery.builder().text("restart").build(), List.of(c, d)),
+        new Case(MemoryQuery.builder().text("rotate vault").build(), List.of(a)),
+        new Case(MemoryQuery.builder().text("rotate kubectl").build(), List.of()),
+        new Case(MemoryQuery.builder().text("  ").build(), List.of(a, b, c, d)),
+        new Case(MemoryQuery.builder().text("restart").outcomes(Outcome.SUCCESS).minVisits(5).build(), List.of(d)));
+    for (Case k : cases) {
+      MemoryPage page = store.search("ns", k.query.toBuilder().limit(10).build());
+      assertThat(page.memories()).as(k.query.toString()).containsExactlyElementsOf(
+          k.expected.stream().map(m -> store.get("ns", m.id()).orElseThrow()).toList());
+      assertThat(page.total()).as(k.query.toString()).isEqualTo(k.expected.size());
+      assertThat(page.next()).isNull();
+      // one at a time through the cursors: the same memories, and the total on every page
+      assertThat(allPages("ns", k.query.toBuilder().limit(1).build())).as(k.query.toString())
+          .containsExactlyElementsOf(k.expected.stream().map(Memory::id).toList());
+      if (!k.expected.isEmpty()) {
+        assertThat(store.search("ns", k.query.toBuilder().limit(1).build()).total()).isEqualTo(k.expected.size());
+      }
+    }
+    assertThat(store.search("nobody", MemoryQuery.all(10))).isEqualTo(new MemoryPage(List.of(), null, 0));
+  }
+
+  @Test
+  void search_sortsByEachKeyBothWays_breakingTiesByCreationOrder() {
+    Memory a = insertFull("ns", "a", "a", Outcome.SUCCESS, 0.5, T0);
+    Memory b = insertFull("ns", "b", "b", Outcome.SUCCESS, -0.25, T0);
+    Memory c = insertFull("ns", "c", "c", Outcome.SUCCESS, 0.5, T0);
+    Memory d = insertFull("ns", "d", "d", Outcome.SUCCESS, 1.0, T0);
+    Memory e = insertFull("ns", "e", "e", Outcome.SUCCESS, -0.0, T0);
+    setUtility("ns", b.id(), -0.25, 2, T0.plusSeconds(5));
+    setUtility("ns", d.id(), 1.0, 2, T0.plusNanos(1));
+    setUtility("ns", a.id(), 0.5, 1, T0.plusSeconds(5));
+    Map<MemoryQuery.Sort, List<Memory>> ascending = Map.of(
+        MemoryQuery.Sort.CREATED, List.of(a, b, c, d, e),
+        MemoryQuery.Sort.Q, List.of(b, e, a, c, d),
+        MemoryQuery.Sort.VISITS, List.of(c, e, a, b, d),
+        MemoryQuery.Sort.UPDATED, List.of(c, e, d, a, b));
+    ascending.forEach((sort, expected) -> {
+      List<String> ids = expected.stream().map(Memory::id).toList();
+      for (int limit : new int[] {1, 2, 5}) {
+        MemoryQuery asc = MemoryQuery.builder().sort(sort).limit(limit).build();
+        assertThat(allPages("ns", asc)).as(sort + " asc, limit " + limit).containsExactlyElementsOf(ids);
+        assertThat(allPages("ns", asc.toBuilder().descending(true).build())).as(sort + " desc, limit " + limit)
+            .containsExactlyElementsOf(ids.reversed());
+      }
+    });
+  }
+
+  @Test
+  void search_text_matchesWholeWords_caseFolded_inTheIntentOrTheExperience() {
+    Memory a = insertFull("ns", "Deploy the API-gateway", "kubectl apply -f gw.yaml; v2.3 OK", Outcome.SUCCESS, 0, T0);
+    Memory b = insertFull("ns", "deploying gateways", "ran make_deploy (exit 0)", Outcome.SUCCESS, 0, T0);
+    Memory c = insertFull("ns", "Straße prüfen", "ÉTÉ 42x; café", Outcome.SUCCESS, 0, T0);
+    record Case(String text, List<Memory> expected) {}
+    for (Case k : List.of(
+        new Case("deploy", List.of(a, b)), // a word, not a prefix ("deploying" is another); '_' separates words
+        new Case("DEPLOY api", List.of(a)),
+        new Case("gateway", List.of(a)),
+        new Case("api-GATEWAY!", List.of(a)),
+        new Case("gw yaml", List.of(a)),
+        new Case("v2", List.of(a)),
+        new Case("3", List.of(a)),
+        new Case("v2.3", List.of(a)),
+        new Case("make", List.of(b)),
+        new Case("make_deploy", List.of(b)),
+        new Case("deploying", List.of(b)),
+        new Case("gatewayS", List.of(b)),
+        new Case("0", List.of(b)),
+        new Case("deploying exit", List.of(b)),
+        new Case("ok", List.of(a)),
+        new Case("straße", List.of(c)),
+        new Case("PRÜFEN été", List.of(c)),
+        new Case("42x", List.of(c)),
+        new Case("42", List.of()),
+        new Case("CAFÉ", List.of(c)),
+        new Case("cafe", List.of()),
+        new Case("deploy gateways", List.of(b)),
+        new Case("deploy yaml", List.of(a)),
+        new Case("api gateways", List.of()))) {
+      assertThat(store.search("ns", MemoryQuery.builder().text(k.text).build()).memories()).as(k.text)
+          .extracting(Memory::id).containsExactlyElementsOf(k.expected.stream().map(Memory::id).toList());
+    }    // words longer than any index takes as one term still match exactly
+    String longWord = "é".repeat(5_000); // 10,000 UTF-8 bytes
+    Memory d = insertFull("ns", "long", longWord + "y, and more", Outcome.SUCCESS, 0, T0);
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord.toUpperCase() + "Y").build()).memories())
+        .extracting(Memory::id).containsExactly(d.id());
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord + "z").build()).memories()).isEmpty();
+    assertThat(store.search("ns", MemoryQuery.builder().text(longWord).build()).memories()).isEmpty();
+  }
+
+  @Test
+  void search_seesEditedText_andNotTheOldText() {
+    Memory m = insertFull("ns", "rotate keys", "old words here", Outcome.SUCCESS, 0, T0);
+    insertFull("ns", "rotate certs", "unrelated", Outcome.SUCCESS, 0, T0);
+    store.updateExperience("ns", m.id(), "brand new", T0.plusSeconds(9));
+    assertThat(store.search("ns", MemoryQuery.builder().text("old").build()).memories()).isEmpty();
+    assertThat(store.search("ns", MemoryQuery.builder().text("brand rotate").build()).memories())
+        .extracting(Memory::id).containsExactly(m.id());
+    assertThat(store.search("ns", MemoryQuery.builder().updatedFrom(T0.plusSeconds(9)).build()).memories())
+        .extracting(Memory::id).containsExactly(m.id());
+  }
+
+  @Test
+  void search_pagesStably_whileMemoriesAreInsertedAndDeletedBetweenPages() {
+    SplittableRandom rnd = new SplittableRandom(25);
+    List<Memory> throughout = new ArrayList<>();
+    List<Memory> deletable = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      Memory m = insertFull("ns", "task " + i, "step " + (i % 3), Outcome.values()[i % 3], (i % 7) / 7.0, T0.plusSeconds(i));
+      (i % 4 == 0 ? deletable : throughout).add(m);
+    }
+    for (MemoryQuery.Sort sort : MemoryQuery.Sort.values()) {
+      for (boolean desc : new boolean[] {false, true}) {
+        MemoryQuery q = MemoryQuery.builder().sort(sort).descending(desc).limit(3).build();
+        List<String> seen = new ArrayList<>();
+        List<Memory> added = new ArrayList<>();
+        while (true) {
+          MemoryPage page = store.search("ns", q);
+          page.memories().forEach(m -> seen.add(m.id()));
+          if (page.next() == null) {
+            break;
+          }
+          // between pages: a new memory, and one of the deletable ones goes
+          added.add(insertFull("ns", "new " + added.size() + sort + desc, "later", Outcome.SUCCESS, rnd.nextDouble(),
+              T0.plusSeconds(1000 + added.size())));
+          if (!deletable.isEmpty()) {
+            store.delete("ns", deletable.removeLast().id());
+          }
+          q = q.after(page.next());
+        }
+        assertThat(seen).as(sort + (desc ? " desc" : " asc")).doesNotHaveDuplicates()
+            .containsAll(throughout.stream().map(Memory::id).toList());
+        added.forEach(m -> store.delete("ns", m.id()));
+      }
+    }
+  }
+
+  @Test
+  void search_refusesACursorOfAnotherQuerySortOrNamespace_andAForgedOne() {
+    for (int i = 0; i < 3; i++) {
+      insertFull("ns", "t" + i, "e", Outcome.SUCCESS, i, T0);
+    }
+    MemoryQuery q = MemoryQuery.builder().sort(MemoryQuery.Sort.Q).limit(1).build();
+    String next = store.search("ns", q).next();
+    assertThat(next).isNotNull();
+    assertThat(store.search("ns", q.toBuilder().limit(2).after(next).build()).memories()).hasSize(2); // limit may change
+    for (MemoryQuery other : List.of(
+        q.toBuilder().descending(true).after(next).build(),
+        q.toBuilder().sort(MemoryQuery.Sort.VISITS).after(next).build(),
+        q.toBuilder().minQ(0).after(next).build(),
+        q.toBuilder().text("e").after(next).build(),
+        q.toBuilder().outcomes(Outcome.SUCCESS).after(next).build(),
+        q.toBuilder().after(next.substring(0, next.length() - 2)).build(),
+        q.toBuilder().after("garbage").build())) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.search("ns", other))
+          .isInstanceOfSatisfying(io.memloop.MemLoopException.class, e -> {
+            assertThat(e.reason()).isEqualTo(io.memloop.MemLoopException.Reason.INVALID_ARGUMENT);
+            assertThat(e.field()).isEqualTo("after");
+          });
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.search("ns2", q.after(next)))
+        .isInstanceOf(io.memloop.MemLoopException.class).hasMessageStartingWith("after:");
+  }
+
+  @Test
+  void search_agreesWithTheReferenceRule_onRandomMemoriesAndQueries() {
+    SplittableRandom rnd = new SplittableRandom(2525);
+    String[] vocabulary = {"deploy", "Deploy", "rotate", "keys", "v2", "API", "gateway", "42", "été", "ok"};
+    List<Memory> all = new ArrayList<>();
+    for (int i = 0; i < 120; i++) {
+      String intent = vocabulary[rnd.nextInt(vocabulary.length)] + " " + vocabulary[rnd.nextInt(vocabulary.length)];
+      String experience = vocabulary[rnd.nextInt(vocabulary.length)] + "-" + vocabulary[rnd.nextInt(vocabulary.length)] + ".";
+      Memory m = insertFull(rnd.nextInt(5) == 0 ? "other" : "ns", intent + " " + i, experience,
+          Outcome.values()[rnd.nextInt(3)], rnd.nextInt(5) / 4.0, T0.plusSeconds(rnd.nextInt(20)));
+      all.add(m);
+    }
+    for (Memory m : all) {
+      if (rnd.nextInt(3) == 0) {
+        setUtility(m.namespace(), m.id(), rnd.nextInt(9) / 8.0 - 0.5, rnd.nextInt(4), T0.plusSeconds(rnd.nextInt(10)));
+      }
+      if (rnd.nextInt(10) == 0) {
+        store.delete(m.namespace(), m.id());
+      }
+    }
+    for (int i = 0; i < 60; i++) {
+      MemoryQuery.Builder b = MemoryQuery.builder()
+          .sort(MemoryQuery.Sort.values()[rnd.nextInt(4)]).descending(rnd.nextBoolean()).limit(1 + rnd.nextInt(12));
+      if (rnd.nextInt(3) == 0) {
+        b.text(vocabulary[rnd.nextInt(vocabulary.length)] + (rnd.nextBoolean() ? "" : " " + vocabulary[rnd.nextInt(vocabulary.length)]));
+      }
+      if (rnd.nextInt(3) == 0) {
+        b.outcomes(Outcome.values()[rnd.nextInt(3)]);
+      }
+      if (rnd.nextInt(3) == 0) {
+        double lo = rnd.nextInt(5) / 4.0 - 0.5;
+        b.minQ(lo).maxQ(lo + rnd.nextInt(3) / 4.0);
+      }
+      if (rnd.nextInt(4) == 0) {
+        b.minVisits(rnd.nextInt(2)).maxVisits(1 + rnd.nextInt(3));
+      }
+      if (rnd.nextInt(4) == 0) {
+        b.createdFrom(T0.plusSeconds(rnd.nextInt(10))).createdTo(T0.plusSeconds(10 + rnd.nextInt(10)));
+      }
+      if (rnd.nextInt(4) == 0) {
+        b.updatedFrom(T0.plusSeconds(rnd.nextInt(5)));
+      }
+      MemoryQuery q = b.build();
+      List<String> expected = reference("ns", q);
+      assertThat(allPages("ns", q)).as(q.toString()).containsExactlyElementsOf(expected);
+      assertThat(store.search("ns", q).total()).as(q.toString()).isEqualTo(expected.size());
     }
   }
 }

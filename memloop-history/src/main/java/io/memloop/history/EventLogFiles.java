@@ -31,7 +31,7 @@ final class EventLogFiles {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-  static final Set<String> TYPES = Set.of("config", "retrieval", "reward", "remember", "forget");
+  static final Set<String> TYPES = Set.of("config", "retrieval", "reward", "remember", "edit", "forget");
   private static final int MAX_LINE_CHARS = 16 << 20;
 
   /** Receives each well-formed event; returns null, or the reason it refuses the line. */

@@ -97,7 +97,7 @@ public final class EventLogImport {
   private static final class Planned {
     final String ns;
     final String intent;
-    final String experience;
+    String experience;
     final Outcome outcome;
     double q;
     long visits;
@@ -207,6 +207,8 @@ public final class EventLogImport {
       case "config" -> EventLogFiles.recordConfig(configs, ns, e);
       case "remember" -> remember(ns, e);
       case "reward" -> reward(ns, e, fallback);
+      case "edit" -> text(e, "memoryId") == null || text(e, "experience") == null ? "memoryId or experience: missing or not a string"
+          : edit(ns, e.get("memoryId").asText(), e.get("experience").asText());
       case "forget" -> text(e, "memoryId") == null ? "memoryId: missing or not a string" : forget(ns, e.get("memoryId").asText());
       default -> e.path("retrievalId").isTextual() && e.path("candidates").isArray() ? null : "retrieval: retrievalId or candidates missing";
     };
@@ -268,6 +270,18 @@ public final class EventLogImport {
       p.q = rule.update(p.q, r);
       p.visits++;
       rewardsReplayed++;
+    }
+    return null;
+  }
+
+  /** The memory is imported with its edited text (one remembered before the log started is unknown: ignored). */
+  private @Nullable String edit(String ns, String memoryId, String experience) {
+    if (experience.isBlank()) {
+      return "experience: empty";
+    }
+    Planned p = memories.get(ns + "/" + memoryId);
+    if (p != null) {
+      p.experience = experience;
     }
     return null;
   }

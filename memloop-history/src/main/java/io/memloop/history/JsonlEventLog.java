@@ -231,6 +231,14 @@ public final class JsonlEventLog implements EventSink {
   }
 
   @Override
+  public void edited(String namespace, Instant at, Memory m) {
+    append("edit", namespace, at, true, g -> {
+      g.writeStringField("memoryId", m.id());
+      g.writeStringField("experience", m.experience());
+    });
+  }
+
+  @Override
   public void forgot(String namespace, Instant at, String memoryId) {
     append("forget", namespace, at, true, g -> g.writeStringField("memoryId", memoryId));
   }

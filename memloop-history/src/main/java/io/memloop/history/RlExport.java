@@ -81,6 +81,8 @@ public final class RlExport {
     @Nullable List<String> used;
     @Nullable String completion;
     boolean linked;
+    /** The texts of the selected memories as they were when retrieved (a later edit does not change what was shown). */
+    final Map<String, Shown> seen = new java.util.HashMap<>();
 
     Rollout(String ns, String retrievalId, String at, @Nullable String task, List<String> selected,
         Map<String, Integer> parts, double probability, MemLoopConfig config) {
@@ -141,6 +143,7 @@ public final class RlExport {
       case "retrieval" -> retrieval(ns, e);
       case "reward" -> reward(ns, e);
       case "remember" -> remember(ns, e);
+      case "edit" -> edit(ns, e);
       default -> null;
     };
   }
@@ -180,9 +183,16 @@ public final class RlExport {
     }
     MemLoopConfig config = configs.getOrDefault(ns, fallback);
     String task = e.path("intent").isTextual() && !e.get("intent").asText().isBlank() ? e.get("intent").asText() : null;
-    byRetrieval.put(ns + "/" + e.get("retrievalId").asText(), new Rollout(ns, e.get("retrievalId").asText(),
+    Rollout rollout = new Rollout(ns, e.get("retrievalId").asText(),
         e.get("at").asText(), task, List.copyOf(selected), Map.copyOf(parts), OffPolicyEvaluation.propensity(pool, config),
-        config));
+        config);
+    for (String id : selected) {
+      Shown m = memories.get(ns + "/" + id);
+      if (m != null) {
+        rollout.seen.put(id, m);
+      }
+    }
+    byRetrieval.put(ns + "/" + e.get("retrievalId").asText(), rollout);
     return null;
   }
 
@@ -243,6 +253,16 @@ public final class RlExport {
     return null;
   }
 
+  /** An edited memory: retrievals from now on show the new text; earlier ones keep what they showed. */
+  private @Nullable String edit(String ns, JsonNode e) {
+    if (!e.path("memoryId").isTextual() || !e.path("experience").isTextual()) {
+      return "memoryId or experience: missing or not a string";
+    }
+    memories.computeIfPresent(ns + "/" + e.get("memoryId").asText(),
+        (k, old) -> new Shown(old.id(), e.get("experience").asText(), old.outcome()));
+    return null;
+  }
+
   private Result write(Path input, Format format, Path output) {
     Map<String, Integer> leftOut = new LinkedHashMap<>();
     if (rewardsWithoutRetrieval > 0) {
@@ -259,7 +279,7 @@ public final class RlExport {
         leftOut.merge("the retrieval was given by embedding only (no task text)", 1, Integer::sum);
         continue;
       }
-      if (!r.injected().stream().allMatch(id -> memories.containsKey(r.ns + "/" + id))) {
+      if (!r.injected().stream().allMatch(id -> r.seen.containsKey(id) || memories.containsKey(r.ns + "/" + id))) {
         leftOut.merge("an experience shown was remembered before the log started (its text is not in the log)", 1, Integer::sum);
         continue;
       }
@@ -416,7 +436,7 @@ public final class RlExport {
   /** The experiences the prompt carries, as the agent saw them: a merged note cut to the attempts it was shown. */
   private List<Shown> shown(Rollout r) {
     return r.injected().stream().map(id -> {
-      Shown m = memories.get(r.ns + "/" + id);
+      Shown m = r.seen.getOrDefault(id, memories.get(r.ns + "/" + id));
       Integer n = r.parts.get(id);
       return n == null ? m : new Shown(m.id(), Memory.joinParts(Memory.parts(m.text()), n), m.outcome());
     }).toList();

@@ -48,14 +48,20 @@ class EventLogImportTest {
       SplittableRandom random = new SplittableRandom(5);
       Memory doomed = loop.remember("ops", Intent.ofText("task doomed"), "to be forgotten", Outcome.FAILURE);
       String previous = null;
+      Memory edited = null;
       for (int i = 0; i < 60; i++) {
         String task = "task " + random.nextInt(6);
         Retrieval r = loop.retrieve("ops", Intent.ofText(task));
         // every other reward is a Bellman/TD one, naming another retrieval as the next step: the log keeps its target
         loop.reward("ops", r.id(), random.nextBoolean() ? 1 : -1, null, i % 2 == 1 ? previous : null);
         previous = r.id();
-        loop.remember("ops", Intent.ofText(task), "attempt " + i, random.nextBoolean() ? Outcome.SUCCESS : Outcome.FAILURE);
+        Memory m = loop.remember("ops", Intent.ofText(task), "attempt " + i, random.nextBoolean() ? Outcome.SUCCESS : Outcome.FAILURE);
+        if (i == 10) {
+          edited = m;
+        }
       }
+      // an edit: the import stores the edited text (with the utility the memory learned before and after it)
+      loop.edit("ops", edited.id(), "attempt 10, corrected by hand");
       loop.forget("ops", doomed.id());
       loop.store().forEachMemory("ops", m -> finals.put(m.experience(), m.q() + "/" + m.visits() + "/" + m.intentText()));
     }

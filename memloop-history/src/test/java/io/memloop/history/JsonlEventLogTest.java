@@ -143,4 +143,18 @@ class JsonlEventLogTest {
     assertThat(events.get(0).get("knobs").isObject()).isTrue();
     assertThat(events.get(1).get("memoryId").asText()).isEqualTo(m.id());
   }
+
+  @Test
+  void anEditIsOneDurableLineWithTheMemoryAndItsNewText_afterTheNamespaceConfiguration() throws IOException {
+    InMemoryStore store = new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION);
+    Memory m = MemLoop.builder().store(store).embedder(new HashingEmbedder()).build()
+        .remember("team-a", Intent.ofText("restart nginx"), "systemctl restart nginx", Outcome.SUCCESS);
+    try (MemLoop loop = MemLoop.builder().store(store).embedder(new HashingEmbedder()).events(new JsonlEventLog(dir)).build()) {
+      loop.edit("team-a", m.id(), "systemctl reload nginx (no downtime)");
+    }
+    List<JsonNode> events = read(dir);
+    assertThat(events).extracting(e -> e.get("type").asText()).containsExactly("config", "edit");
+    assertThat(events.get(1).get("memoryId").asText()).isEqualTo(m.id());
+    assertThat(events.get(1).get("experience").asText()).isEqualTo("systemctl reload nginx (no downtime)");
+  }
 }

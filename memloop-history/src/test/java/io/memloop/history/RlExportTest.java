@@ -192,4 +192,32 @@ class RlExportTest {
     }
     assertThat(checked).isEqualTo(12);
   }
+
+  @Test
+  void anEditedMemory_isExportedWithTheTextEachRetrievalShowed() throws IOException {
+    Path edits = dir.resolve("edits");
+    java.util.Map<String, String> shownText = new java.util.HashMap<>();
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION))
+        .embedder(new HashingEmbedder()).config(MEMRL).events(new JsonlEventLog(edits)).build()) {
+      io.memloop.Memory m = loop.remember("ops", Intent.ofText(TASK), "restart it", Outcome.SUCCESS);
+      for (int i = 0; i < 4; i++) {
+        if (i == 2) {
+          loop.edit("ops", m.id(), "kubectl rollout restart deploy/billing -n staging");
+        }
+        Retrieval r = loop.retrieve("ops", Intent.ofText(TASK));
+        shownText.put(r.id(), r.selected().getFirst().experience());
+        loop.reward("ops", r.id(), 1);
+      }
+    }
+    assertThat(shownText.values()).containsOnly("restart it", "kubectl rollout restart deploy/billing -n staging");
+    Path out = dir.resolve("edits.jsonl");
+    RlExport.run(edits, RlExport.Format.ROLLOUTS, out, true, MEMRL);
+    int checked = 0;
+    for (String line : Files.readAllLines(out)) {
+      JsonNode row = MAPPER.readTree(line);
+      assertThat(row.get("experiences").get(0).get("text").asText()).isEqualTo(shownText.get(row.get("retrievalId").asText()));
+      checked++;
+    }
+    assertThat(checked).isEqualTo(4);
+  }
 }

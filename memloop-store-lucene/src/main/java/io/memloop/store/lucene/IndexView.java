@@ -20,12 +20,14 @@ import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +47,12 @@ final class IndexView {
   static final String GROUP_ID = "gid";
   static final String MEMORY_SEQ = "mseq";
   static final String MEMORY_CONTENT = "mc";
+  /** The memory's sequence number as a doc value, to map matching documents to memories. */
+  static final String MEMORY_SEQ_VALUE = "mseqv";
+  /** The words of the memory's intent text and experience ({@link io.memloop.MemoryQuery#words}), one term each. */
+  static final String MEMORY_WORD = "mw";
+  /** Lucene refuses terms over 32766 bytes; a longer word is indexed (and searched) by a prefix and its hash. */
+  private static final int MAX_WORD_BYTES = 8192;
 
   /** One group within the similarity gate. */
   record GroupHit(int index, long seq, double similarity) {}
@@ -177,7 +185,7 @@ final class IndexView {
     MemoryContent[] out = new MemoryContent[slots.length];
     List<Integer> missing = new ArrayList<>();
     for (int i = 0; i < slots.length; i++) {
-      for (Tail tail : tails) {
+      for (Tail tail : tails.reversed()) { // newest first: an edit's content is in a newer tail than its insert
         MemoryContent c = tail.memories.get(slots[i]);
         if (c != null) {
           out[i] = c;
@@ -216,7 +224,14 @@ final class IndexView {
         }
         if (te.seekExact(seqTerm(seqs[i]))) {
           postings = te.postings(postings, PostingsEnum.NONE);
-          found.add(new long[] {postings.nextDoc(), i});
+          // an edited memory's replaced document may still be in a segment, deleted: take the live one
+          Bits live = lr.getLiveDocs();
+          for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            if (live == null || live.get(d)) {
+              found.add(new long[] {d, i});
+              break;
+            }
+          }
         }
       }
       if (found.isEmpty()) {
@@ -245,6 +260,50 @@ final class IndexView {
     }
   }
 
+  /** The term of word {@code w}: its UTF-8 bytes, or for a very long word a prefix plus the word's hash. */
+  static BytesRef wordTerm(String w) {
+    BytesRef b = new BytesRef(w);
+    if (b.length <= MAX_WORD_BYTES) {
+      return b;
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(b.bytes, b.offset, b.length);
+    byte[] out = java.util.Arrays.copyOf(b.bytes, MAX_WORD_BYTES + 9);
+    out[MAX_WORD_BYTES] = (byte) 0xff; // not valid UTF-8: no real word ends this way
+    for (int i = 0; i < 8; i++) {
+      out[MAX_WORD_BYTES + 1 + i] = (byte) ((crc.getValue() ^ ((long) b.length << 32)) >>> (8 * i));
+    }
+    return new BytesRef(out);
+  }
+
+  /**
+   * Hands {@code out} the sequence number of every memory document of this view's reader (not its tails) that
+   * holds all of {@code words}.
+   */
+  void memoriesWithWords(List<String> words, java.util.function.LongConsumer out) throws IOException {
+    org.apache.lucene.search.BooleanQuery.Builder q = new org.apache.lucene.search.BooleanQuery.Builder();
+    for (String w : words) {
+      q.add(new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term(MEMORY_WORD, wordTerm(w))),
+          org.apache.lucene.search.BooleanClause.Occur.FILTER);
+    }
+    org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(q.build()),
+        org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+    for (LeafReaderContext leaf : reader.leaves()) {
+      org.apache.lucene.search.ScorerSupplier supplier = weight.scorerSupplier(leaf);
+      if (supplier == null) {
+        continue;
+      }
+      org.apache.lucene.search.DocIdSetIterator it = supplier.get(Long.MAX_VALUE).iterator();
+      org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+      org.apache.lucene.index.NumericDocValues seqs = leaf.reader().getNumericDocValues(MEMORY_SEQ_VALUE);
+      for (int d = it.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = it.nextDoc()) {
+        if ((live == null || live.get(d)) && seqs != null && seqs.advanceExact(d)) {
+          out.accept(seqs.longValue());
+        }
+      }
+    }
+  }
+
   static BytesRef seqTerm(long seq) {
     byte[] b = new byte[8];
     for (int i = 7; i >= 0; i--) {
@@ -255,7 +314,7 @@ final class IndexView {
   }
 
   /** The sequence number a term encodes, or {@code otherwise} if it is not one (no pruning then). */
-  private static long seqOf(@Nullable BytesRef term, long otherwise) {
+  static long seqOf(@Nullable BytesRef term, long otherwise) {
     if (term == null || term.length != 8) {
       return otherwise;
     }

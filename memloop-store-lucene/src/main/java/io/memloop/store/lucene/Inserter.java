@@ -40,7 +40,7 @@ final class Inserter {
   private static final double MAX_COSINE = 1.001;
 
   /** Bytes reserved in a log record for everything but the memory content. */
-  private static final int RECORD_OVERHEAD_BYTES = 4096;
+  static final int RECORD_OVERHEAD_BYTES = 4096;
 
   /**
    * Slack for the float pre-filter of in-batch merge candidates: Lucene's SIMD float dot product
@@ -115,7 +115,7 @@ final class Inserter {
             new WalRecord.Insert(ids[1], ids[2], fresh, ns.name, m.initialQ(), blob).encode(out);
           });
           index.addToTail(ns, at[0], content, fresh ? content.embedding() : null, at[1], ids[2]);
-          state.publish(ns, at[0], at[1], fresh, m.initialQ(), m.createdAt());
+          state.publish(ns, at[0], at[1], fresh, m.initialQ(), m.createdAt(), m.outcome());
         } catch (RuntimeException e) {
           indexing.unlock();
           throw lifecycle.fail("logging a memory", e); // ids may be reserved: only a reopen reconciles
@@ -278,7 +278,7 @@ final class Inserter {
             NewMemory m = batch.get(i);
             index.addToTail(nss[i], slots[i], contents[i], fresh[i] ? contents[i].embedding() : null, groupIndex[i],
                 groupSeqs[i]);
-            state.publish(nss[i], slots[i], groupIndex[i], fresh[i], m.initialQ(), m.createdAt());
+            state.publish(nss[i], slots[i], groupIndex[i], fresh[i], m.initialQ(), m.createdAt(), m.outcome());
           }
         } catch (RuntimeException e) {
           indexing.unlock();

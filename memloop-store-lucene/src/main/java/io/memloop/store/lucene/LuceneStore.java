@@ -73,6 +73,8 @@ public final class LuceneStore implements MemoryStore {
   private final MemoryReader reader;
   private final Rewarder rewarder;
   private final Deleter deleter;
+  private final Editor editor;
+  private final MemorySearch search;
   private final WriteAheadLog wal;
   private final VectorIndex index;
   private final boolean syncEachRetrieval;
@@ -93,6 +95,8 @@ public final class LuceneStore implements MemoryStore {
     this.reader = new MemoryReader(state, parts.index());
     this.rewarder = new Rewarder(state, wal);
     this.deleter = new Deleter(state, wal, parts.index(), lifecycle);
+    this.editor = new Editor(state, wal, parts.index(), lifecycle);
+    this.search = new MemorySearch(state, parts.index(), reader);
   }
 
   /** Opens the store in {@code dir}, creating it if absent; an existing store must have {@code dimension}. */
@@ -332,6 +336,55 @@ public final class LuceneStore implements MemoryStore {
       lifecycle.afterWrite(0);
     }
     return result.existed();
+  }
+
+  /**
+   * Logs the whole new content as one record (durable on return, like an insert), updates the memory's updated-at
+   * and replaces its Lucene document, so that its new words are searchable at once.
+   */
+  @Override
+  public Optional<Memory> updateExperience(String namespace, String memoryId, String experience, Instant now) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    long seq = Ids.parse(memoryId, 'm');
+    if (ns == null || seq < 0) {
+      return Optional.empty();
+    }
+    Editor.Result result;
+    lifecycle.gate.readLock().lock();
+    try {
+      lifecycle.ensureUsable();
+      result = editor.edit(ns, seq, experience, now);
+    } catch (IOException e) {
+      throw lifecycle.unavailable("reading memory " + memoryId + " from", e);
+    } finally {
+      lifecycle.gate.readLock().unlock();
+    }
+    if (result.memory() == null) {
+      return Optional.empty();
+    }
+    lifecycle.awaitDurable(result.durableLsn());
+    lifecycle.afterWrite(1); // a replaced document counts toward the next index commit, as an insert does
+    return Optional.of(result.memory());
+  }
+
+  /**
+   * Filters and sorts on the RAM columns (Q, visits, updated-at, outcome, created-at), matches text with the
+   * index's word terms and reads only the page's memories; see {@code MemorySearch}.
+   */
+  @Override
+  public io.memloop.MemoryPage search(String namespace, io.memloop.MemoryQuery query) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    if (ns == null) {
+      io.memloop.store.PageCursor.decode(namespace, query); // a bad cursor is refused in an empty namespace too
+      return new io.memloop.MemoryPage(List.of(), null, 0);
+    }
+    try {
+      return search.search(ns, query);
+    } catch (IOException e) {
+      throw lifecycle.unavailable("searching namespace " + namespace + " of", e);
+    }
   }
 
   @Override

@@ -50,7 +50,7 @@ record MemoryContent(
         createdAt, updatedAt);
   }
 
-  private static int code(Outcome o) {
+  static int code(Outcome o) {
     return switch (o) {
       case SUCCESS -> 0;
       case FAILURE -> 1;
@@ -58,7 +58,7 @@ record MemoryContent(
     };
   }
 
-  private static Outcome outcome(int code) throws ByteReader.Malformed {
+  static Outcome outcome(int code) throws ByteReader.Malformed {
     return switch (code) {
       case 0 -> Outcome.SUCCESS;
       case 1 -> Outcome.FAILURE;

@@ -185,6 +185,29 @@ final class MemoryReader {
     }
   }
 
+  /** The memories at {@code slots} of {@code ns}, in that order, leaving out any deleted since the caller chose them. */
+  List<Memory> memoriesAt(NamespaceState ns, int[] slots) throws IOException {
+    int[] wanted = slots.clone();
+    IndexView view;
+    int live = 0;
+    ns.lock.readLock().lock();
+    try {
+      view = index.acquire(); // under the lock: see the class comment
+      for (int slot : wanted) {
+        if (!state.memories.isDeleted(slot)) {
+          wanted[live++] = slot;
+        }
+      }
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    try {
+      return List.of(load(view, ns, java.util.Arrays.copyOf(wanted, live)));
+    } finally {
+      view.release();
+    }
+  }
+
   /** Opens a new searcher over everything indexed so far (tests). */
   void refresh() throws IOException {
     index.refresh(true);

@@ -6,7 +6,8 @@ import java.util.Arrays;
 /**
  * Every memory's mutable state as primitives, by slot (0, 1, ... in insertion order): its sequence
  * number (the {@code N} of id {@code "mN"}), namespace, intent group, Q, visits, updated-at and
- * whether it was deleted. About 45 bytes a memory; texts and vectors stay on disk in Lucene. A deleted
+ * whether it was deleted; and, for listing and filtering without reading Lucene, its outcome and
+ * created-at. About 58 bytes a memory; texts and vectors stay on disk in Lucene. A deleted
  * memory keeps its slot (slots never move) until the store is reopened from a snapshot, which leaves
  * deleted memories out.
  *
@@ -40,7 +41,14 @@ final class MemoryTable {
     final long[] updatedSeconds = new long[PAGE_SIZE];
     final int[] updatedNanos = new int[PAGE_SIZE];
     final boolean[] deleted = new boolean[PAGE_SIZE];
+    final long[] createdSeconds = new long[PAGE_SIZE];
+    final int[] createdNanos = new int[PAGE_SIZE];
+    /** {@link MemoryContent} outcome code; {@link #UNKNOWN_YET} until read (a store opened from an older snapshot). */
+    final byte[] outcome = new byte[PAGE_SIZE];
   }
+
+  /** The outcome code of a slot whose outcome and created-at are not loaded yet. */
+  static final byte UNKNOWN_YET = -1;
 
   private volatile Page[] pages = new Page[0];
   private volatile int size;
@@ -62,6 +70,7 @@ final class MemoryTable {
     Page page = p[slot >>> PAGE_SHIFT];
     page.seq[slot & MASK] = seq;
     page.namespace[slot & MASK] = namespaceId;
+    page.outcome[slot & MASK] = UNKNOWN_YET;
     size = slot + 1;
     return slot;
   }
@@ -146,8 +155,29 @@ final class MemoryTable {
     setUtility(slot, q, visits, updatedAt.getEpochSecond(), updatedAt.getNano());
   }
 
+  /** Sets the immutable columns; before the slot is published (or while filling them after an open). */
+  void setContent(int slot, int outcomeCode, long createdSeconds, int createdNanos) {
+    Page p = page(slot);
+    p.createdSeconds[slot & MASK] = createdSeconds;
+    p.createdNanos[slot & MASK] = createdNanos;
+    p.outcome[slot & MASK] = (byte) outcomeCode;
+  }
+
+  long createdSeconds(int slot) {
+    return page(slot).createdSeconds[slot & MASK];
+  }
+
+  int createdNanos(int slot) {
+    return page(slot).createdNanos[slot & MASK];
+  }
+
+  /** {@link MemoryContent#code} of the outcome, or {@link #UNKNOWN_YET}. */
+  int outcome(int slot) {
+    return page(slot).outcome[slot & MASK];
+  }
+
   /** Approximate heap held by the table. */
   long ramBytesUsed() {
-    return (long) pages.length * PAGE_SIZE * (8 + 4 + 4 + 8 + 8 + 8 + 4 + 1);
+    return (long) pages.length * PAGE_SIZE * (8 + 4 + 4 + 8 + 8 + 8 + 4 + 1 + 8 + 4 + 1);
   }
 }

@@ -19,11 +19,13 @@ import java.util.zip.CRC32C;
  * opening loads it and replays only the log from that segment on. Layout (little-endian):
  *
  * <pre>
- *   int MAGIC "MLSS", int version (3; 1 and 2 are read), int dimension, long segment, long lsn, long sequence,
+ *   int MAGIC "MLSS", int version (4; 1 to 3 are read), int dimension, long segment, long lsn, long sequence,
  *   byte clean (1 if written by a clean close: nothing after it was ever handed out)
  *   int n, n × str namespace                                   (index = namespace id)
  *   int n, n × (long seq, int namespace)                       groups, by index
- *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos)
+ *   int n, n × (long seq, int namespace, int group, double q, long visits, long updSec, int updNanos,
+ *               v4: long createdSec, int createdNanos, byte outcome)        memories (v1-3: outcome and
+ *               created-at are read from the index after opening, see {@link StoreOpener})
  *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
  *               [instant rewardedAt], int c, c × candidate,
  *               v2: str context, str explored, byte explorable, str assumedUsed,
@@ -38,7 +40,7 @@ import java.util.zip.CRC32C;
  */
 final class Snapshot {
   static final int MAGIC = 0x4D4C5353;
-  static final int VERSION = 3;
+  static final int VERSION = 4;
   /** The first version, without per-task learning; still read, as is v2 (without the note-depth draw). */
   static final int VERSION_1 = 1;
   private static final int FLUSH_BYTES = 1 << 20;
@@ -64,8 +66,8 @@ final class Snapshot {
    */
   static void write(Path tmp, StoreState state, int dimension, long segment, long lsn, boolean clean, int version)
       throws IOException {
-    if (version != VERSION && version != 2) {
-      throw new IllegalArgumentException("writes v2 or v" + VERSION + ", not v" + version);
+    if (version != VERSION && version != 2 && version != 3) {
+      throw new IllegalArgumentException("writes v2, v3 or v" + VERSION + ", not v" + version);
     }
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -106,6 +108,10 @@ final class Snapshot {
         assert row[t.group(s)] >= 0 : "live memory m" + t.seq(s) + " in deleted group";
         w.putLong(t.seq(s)).putInt(t.namespace(s)).putInt(row[t.group(s)]).putDouble(t.q(s)).putLong(t.visits(s))
             .putLong(t.updatedSeconds(s)).putInt(t.updatedNanos(s));
+        if (version >= 4) {
+          assert t.outcome(s) != MemoryTable.UNKNOWN_YET : "m" + t.seq(s) + " has no outcome loaded";
+          w.putLong(t.createdSeconds(s)).putInt(t.createdNanos(s)).putByte(t.outcome(s));
+        }
         out.maybeFlush();
       }
       List<RetrievalBook.Pending> retrievals = new ArrayList<>();
@@ -207,7 +213,7 @@ final class Snapshot {
         int memories = in.r(4).getCount(Integer.MAX_VALUE, "memory");
         MemoryTable t = state.memories;
         for (int i = 0; i < memories; i++) {
-          r = in.r(44);
+          r = in.r(version >= 4 ? 57 : 44);
           long seq = r.getLong();
           NamespaceState ns = namespace(file, state, r.getInt());
           int group = r.getInt();
@@ -218,6 +224,13 @@ final class Snapshot {
           int slot = t.reserve(seq, ns.id);
           t.setGroup(slot, group);
           t.setUtility(slot, r.getDouble(), r.getLong(), r.getLong(), r.getInt());
+          if (version >= 4) {
+            long createdSeconds = r.getLong();
+            int createdNanos = r.getInt();
+            int outcome = r.getByte();
+            MemoryContent.outcome(outcome); // checked: a bad code is corruption
+            t.setContent(slot, outcome, createdSeconds, createdNanos);
+          }
           state.groups.get(group).members.add(slot);
           ns.memories.add(slot);
         }

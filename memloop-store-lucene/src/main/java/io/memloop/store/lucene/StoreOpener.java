@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -200,6 +201,7 @@ final class StoreOpener {
     VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), options, redo, end.endLsn(), io);
     WriteAheadLog wal = null;
     try {
+      loadContentColumns(state, index);
       StoreFiles.syncDirectory(dir); // deletions above, and the index directory if it is new
       wal = WriteAheadLog.openForAppend(dir, end.lastSegment(), end.lastBaseLsn(), end.endLsn(), io);
       // Ids are published to readers just before their record is durable. After an unclean shutdown
@@ -215,6 +217,38 @@ final class StoreOpener {
       }
       index.abandon();
       throw e;
+    }
+  }
+
+  /**
+   * Reads the outcome and created-at of memories a snapshot older than v4 did not hold from the index (once: the
+   * next checkpoint writes them), so that listing filters by them from RAM.
+   */
+  private static void loadContentColumns(StoreState state, VectorIndex index) throws IOException {
+    MemoryTable t = state.memories;
+    IntList missing = new IntList(16);
+    for (int slot = 0; slot < t.size(); slot++) {
+      if (!t.isDeleted(slot) && t.outcome(slot) == MemoryTable.UNKNOWN_YET) {
+        missing.add(slot);
+      }
+    }
+    int[] slots = missing.toArray();
+    IndexView view = index.acquire();
+    try {
+      for (int from = 0; from < slots.length; from += 4096) {
+        int[] batch = java.util.Arrays.copyOfRange(slots, from, Math.min(slots.length, from + 4096));
+        long[] seqs = new long[batch.length];
+        for (int i = 0; i < batch.length; i++) {
+          seqs[i] = t.seq(batch[i]);
+        }
+        MemoryContent[] contents = view.contents(batch, seqs);
+        for (int i = 0; i < batch.length; i++) {
+          Instant created = contents[i].createdAt();
+          t.setContent(batch[i], MemoryContent.code(contents[i].outcome()), created.getEpochSecond(), created.getNano());
+        }
+      }
+    } finally {
+      view.release();
     }
   }
 

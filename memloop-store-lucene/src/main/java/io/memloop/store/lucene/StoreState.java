@@ -35,7 +35,9 @@ final class StoreState {
    * Makes a reserved memory slot part of its group and namespace. Caller holds {@code ns}'s write
    * lock (or is replaying).
    */
-  void publish(NamespaceState ns, int slot, int groupIndex, boolean newGroup, double initialQ, Instant createdAt) {
+  void publish(NamespaceState ns, int slot, int groupIndex, boolean newGroup, double initialQ, Instant createdAt,
+      io.memloop.Outcome outcome) {
+    memories.setContent(slot, MemoryContent.code(outcome), createdAt.getEpochSecond(), createdAt.getNano());
     memories.setGroup(slot, groupIndex);
     memories.setUtility(slot, initialQ, 0, createdAt);
     if (newGroup) {
@@ -85,6 +87,7 @@ final class StoreState {
         }
       }
       case WalRecord.Delete del -> replayDelete(del, startLsn >= commitLsn ? redo : null, file, offset);
+      case WalRecord.Edit edit -> replayEdit(edit, startLsn >= commitLsn ? redo : null, file, offset);
       case WalRecord.RetrievalSaved saved -> {
         NamespaceState ns = namespaces.getOrCreate(saved.retrieval().namespace());
         ns.retrievals.save(new RetrievalBook.Pending(saved.seq(), saved.retrieval()), () -> 0);
@@ -140,7 +143,7 @@ final class StoreState {
       }
     }
     int slot = memories.reserve(ins.memorySeq(), ns.id);
-    publish(ns, slot, groupIndex, ins.newGroup(), ins.initialQ(), content.createdAt());
+    publish(ns, slot, groupIndex, ins.newGroup(), ins.initialQ(), content.createdAt(), content.outcome());
     raiseSequence(Math.max(ins.memorySeq(), ins.groupSeq()));
     if (redo != null) {
       redo.add(new VectorIndex.Redo.Add(ns.name, ins.memorySeq(), ins.content(),
@@ -167,6 +170,24 @@ final class StoreState {
     }
     if (redo != null) {
       redo.add(new VectorIndex.Redo.Delete(del.memorySeq(), emptied ? groupSeq : -1));
+    }
+  }
+
+  private void replayEdit(WalRecord.Edit edit, @Nullable List<VectorIndex.Redo> redo, Path file, long offset) {
+    NamespaceState ns = namespaces.getOrCreate(edit.namespace());
+    int slot = liveSlot(ns, edit.memorySeq());
+    if (slot < 0) {
+      throw StoreFiles.corrupt(file, "edit at offset " + offset + " changes memory m" + edit.memorySeq()
+          + " which namespace " + ns.name + " does not hold");
+    }
+    try {
+      MemoryContent.decode(edit.content(), 0, edit.content().length);
+    } catch (ByteReader.Malformed e) {
+      throw StoreFiles.corrupt(file, "malformed memory in edit at offset " + offset + ": " + e.getMessage());
+    }
+    memories.setUtility(slot, memories.q(slot), memories.visits(slot), edit.at());
+    if (redo != null) {
+      redo.add(new VectorIndex.Redo.Update(edit.memorySeq(), edit.content()));
     }
   }
 

@@ -71,6 +71,13 @@ import org.jspecify.annotations.Nullable;
  */
 final class VectorIndex implements Closeable {
   static final String COMMIT_LSN = "memloop.lsn";
+  /**
+   * Commit user data naming the memory document fields the index holds: absent in indexes written before memory
+   * documents carried their words and sequence ({@value IndexView#MEMORY_WORD}, {@value IndexView#MEMORY_SEQ_VALUE});
+   * such an index has every memory document re-indexed once when opened.
+   */
+  static final String COMMIT_FIELDS = "memloop.memoryFields";
+  static final String FIELDS_VERSION = "2";
   /** Indexing buffer; refreshes flush earlier, so this matters for bulk loads. */
   static final double RAM_BUFFER_MB = 256;
   /** Lucene's default is 10; fewer segments mean fewer per-segment HNSW searches per query. */
@@ -173,7 +180,9 @@ final class VectorIndex implements Closeable {
       } catch (org.apache.lucene.index.IndexNotFoundException fresh) {
         // a new store: nothing to check yet
       }
-      if (!redo.isEmpty() || !DirectoryReader.indexExists(dir)) {
+      boolean oldFields = DirectoryReader.indexExists(dir)
+          && !FIELDS_VERSION.equals(SegmentInfos.readLatestCommit(dir).getUserData().get(COMMIT_FIELDS));
+      if (!redo.isEmpty() || !DirectoryReader.indexExists(dir) || oldFields) {
         boolean legacy = false;
         if (redo.stream().anyMatch(r -> r instanceof Redo.Delete d && d.groupSeq() >= 0)) {
           try (DirectoryReader r = DirectoryReader.open(writer)) {
@@ -185,7 +194,12 @@ final class VectorIndex implements Closeable {
             case Redo.Add a -> writer.addDocuments(documents(a.namespace(), a.memorySeq(), a.content(), a.vector(),
                 a.groupSeq()));
             case Redo.Delete d -> delete(writer, d.memorySeq(), d.groupSeq(), legacy);
+            case Redo.Update u -> writer.updateDocuments(memoryTerm(u.memorySeq()), documents("", u.memorySeq(), u.content(),
+                null, -1));
           }
+        }
+        if (oldFields) {
+          reindexMemories(writer);
         }
         commit(writer, endLsn);
       }
@@ -207,6 +221,66 @@ final class VectorIndex implements Closeable {
 
     /** A delete; {@code groupSeq} is the group that went with it, or -1. */
     record Delete(long memorySeq, long groupSeq) implements Redo {}
+
+    /** An edit: the memory's document gets {@code content}. */
+    record Update(long memorySeq, byte[] content) implements Redo {}
+  }
+
+  /**
+   * Re-indexes every live memory document with the fields of {@link #documents} (an index written before they
+   * existed): reads a point-in-time reader leaf by leaf, in document order, and replaces each document.
+   */
+  private static void reindexMemories(IndexWriter writer) throws IOException {
+    try (DirectoryReader r = DirectoryReader.open(writer)) {
+      for (LeafReaderContext leaf : r.leaves()) {
+        org.apache.lucene.index.LeafReader lr = leaf.reader();
+        Terms terms = lr.terms(IndexView.MEMORY_SEQ);
+        if (terms == null) {
+          continue;
+        }
+        org.apache.lucene.util.Bits live = lr.getLiveDocs();
+        List<long[]> docs = new ArrayList<>(); // (doc, seq)
+        org.apache.lucene.index.TermsEnum te = terms.iterator();
+        org.apache.lucene.index.PostingsEnum postings = null;
+        for (BytesRef t = te.next(); t != null; t = te.next()) {
+          long seq = IndexView.seqOf(t, -1);
+          postings = te.postings(postings, org.apache.lucene.index.PostingsEnum.NONE);
+          for (int d = postings.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+            if (live == null || live.get(d)) {
+              docs.add(new long[] {d, seq});
+            }
+          }
+        }
+        docs.sort(java.util.Comparator.comparingLong(x -> x[0]));
+        org.apache.lucene.index.BinaryDocValues values = lr.getBinaryDocValues(IndexView.MEMORY_CONTENT);
+        for (long[] d : docs) {
+          if (values == null || !values.advanceExact((int) d[0])) {
+            throw new IOException("memory m" + d[1] + " has no stored content");
+          }
+          BytesRef b = values.binaryValue();
+          byte[] content = java.util.Arrays.copyOfRange(b.bytes, b.offset, b.offset + b.length);
+          writer.updateDocuments(memoryTerm(d[1]), documents("", d[1], content, null, -1));
+        }
+      }
+    }
+  }
+
+  private static Term memoryTerm(long memorySeq) {
+    return new Term(IndexView.MEMORY_SEQ, IndexView.seqTerm(memorySeq));
+  }
+
+  /**
+   * Replaces memory {@code memorySeq}'s document by one holding {@code content} (an edit). Caller holds
+   * {@link #insertLock()} and has logged the edit and put the new content in the live tail ({@link #putInTail}).
+   */
+  void update(long memorySeq, byte[] content) throws IOException {
+    writer.updateDocuments(memoryTerm(memorySeq), documents("", memorySeq, content, null, -1));
+    view.live().inserts.incrementAndGet(); // counts toward the next refresh, as inserts do
+  }
+
+  /** Makes reads see {@code content} for memory slot {@code slot} until a refresh. Caller holds {@link #insertLock()}. */
+  void putInTail(int slot, MemoryContent content) {
+    view.live().memories.put(slot, content);
   }
 
   /** Held (read side) by an insert from its log append to its {@link #add}. */
@@ -291,7 +365,20 @@ final class VectorIndex implements Closeable {
     }
     Document m = new Document();
     m.add(new StringField(IndexView.MEMORY_SEQ, IndexView.seqTerm(memorySeq), Field.Store.NO));
+    m.add(new NumericDocValuesField(IndexView.MEMORY_SEQ_VALUE, memorySeq));
     m.add(new BinaryDocValuesField(IndexView.MEMORY_CONTENT, new BytesRef(content)));
+    MemoryContent decoded;
+    try {
+      decoded = MemoryContent.decode(content, 0, content.length);
+    } catch (ByteReader.Malformed e) {
+      throw new IllegalStateException("memory m" + memorySeq + " has malformed content: " + e.getMessage(), e);
+    }
+    // the words MemoryQuery's text filter matches, indexed as they are (no analyzer: one definition of a word)
+    java.util.Set<String> words = new java.util.LinkedHashSet<>(io.memloop.MemoryQuery.words(decoded.intentText()));
+    words.addAll(io.memloop.MemoryQuery.words(decoded.experience()));
+    for (String w : words) {
+      m.add(new StringField(IndexView.MEMORY_WORD, IndexView.wordTerm(w), Field.Store.NO));
+    }
     docs.add(m);
     return docs;
   }
@@ -371,7 +458,7 @@ final class VectorIndex implements Closeable {
   }
 
   private static void commit(IndexWriter writer, long lsn) throws IOException {
-    writer.setLiveCommitData(Map.of(COMMIT_LSN, Long.toString(lsn)).entrySet());
+    writer.setLiveCommitData(Map.of(COMMIT_LSN, Long.toString(lsn), COMMIT_FIELDS, FIELDS_VERSION).entrySet());
     writer.commit();
   }
 

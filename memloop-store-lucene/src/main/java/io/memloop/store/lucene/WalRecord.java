@@ -27,9 +27,10 @@ import java.util.Map;
  *   8 LEDGER     str namespace, int n, n × (str key, int m, m × double)     absolute values
  *   9 RETRIEVAL_DEPTH  the RETRIEVAL_TASK layout, then byte noteDepth+1 (a retrieval whose note-depth draw was
  *                made; otherwise type 7 as before)
+ *  10 EDIT       long memorySeq, str namespace, instant at, int+ {@link MemoryContent} bytes (the whole new content)
  * </pre>
  *
- * Types 5, 6 and 9 were added without a version change: a store written before them opens unchanged, and
+ * Types 5, 6, 9 and 10 were added without a version change: a store written before them opens unchanged, and
  * a build that predates them refuses a log holding them ("unknown log record type").
  */
 sealed interface WalRecord {
@@ -42,8 +43,9 @@ sealed interface WalRecord {
   int RETRIEVAL_TASK = 7;
   int LEDGER = 8;
   int RETRIEVAL_DEPTH = 9;
+  int EDIT = 10;
   /** The highest type this build writes and reads. */
-  int LAST_TYPE = RETRIEVAL_DEPTH;
+  int LAST_TYPE = EDIT;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -94,6 +96,18 @@ sealed interface WalRecord {
     @Override
     public void encode(ByteWriter w) {
       w.putByte(DELETE).putLong(memorySeq).putLong(groupSeq).putByte(groupEmptied ? 1 : 0).putString(namespace);
+    }
+  }
+
+  /**
+   * Memory {@code memorySeq}'s content was replaced by {@code content} (its experience edited) at {@code at}, which
+   * becomes its updated-at; Q and visits stay.
+   */
+  record Edit(long memorySeq, String namespace, Instant at, byte[] content) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(EDIT).putLong(memorySeq).putString(namespace).putInstant(at).putInt(content.length)
+          .putBytes(content, 0, content.length);
     }
   }
 
@@ -226,6 +240,12 @@ sealed interface WalRecord {
         yield new Rewarded(seq, ns, at, memorySeqs, qs, visits);
       }
       case SEQUENCE -> new SequenceFloor(r.getLong());
+      case EDIT -> {
+        long memorySeq = r.getLong();
+        String ns = r.getString();
+        Instant at = r.getInstant();
+        yield new Edit(memorySeq, ns, at, r.getBytes());
+      }
       case LEDGER -> {
         String ns = r.getString();
         int n = r.getCount(MAX_ITEMS, "ledger entry");

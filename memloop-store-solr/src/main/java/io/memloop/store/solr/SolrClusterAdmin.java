@@ -27,6 +27,11 @@ final class SolrClusterAdmin {
   static final String CONFIG_RESOURCES = "/io/memloop/store/solr/configset/";
   static final List<String> CONFIG_FILES = List.of("managed-schema.xml", "solrconfig.xml");
   private static final long DEFAULT_SOFT_COMMIT_MILLIS = 1_000;
+  /**
+   * The config set's name, before its dimension: schema 2 (with the listing fields) is a new name, so a cluster that
+   * holds the schema 1 set ({@code memloop-d<dimension>}) creates new collections with the new one.
+   */
+  static final String CONFIG_PREFIX = "memloop-v2-d";
 
   private SolrClusterAdmin() {}
 
@@ -66,7 +71,7 @@ final class SolrClusterAdmin {
 
   private static void create(JdkCloudSolrClient client, SolrStoreOptions o, int dimension)
       throws SolrServerException, IOException {
-    String configName = "memloop-d" + dimension;
+    String configName = CONFIG_PREFIX + dimension;
     List<String> configs = new ConfigSetAdminRequest.List().process(client).getConfigSets();
     if (!configs.contains(configName)) {
       try {
@@ -131,6 +136,20 @@ final class SolrClusterAdmin {
           "--store: collection " + collection + " is not a MemLoop collection (its schema has no intent_vector field type)");
     }
     return Integer.parseInt(dim.toString());
+  }
+
+  /**
+   * Whether the collection's schema has the listing fields (schema 2: {@code words}, {@code oc}, {@code created_at});
+   * a collection created by an older build has not, and is listed by scanning.
+   */
+  static boolean hasListingFields(JdkCloudSolrClient client, String collection) {
+    try {
+      NamedList<Object> r = client.request(
+          new GenericSolrRequest(SolrRequest.METHOD.GET, "/schema/fields/created_at").setRequiresCollection(true), collection);
+      return entry(r.get("field"), "name") != null;
+    } catch (SolrServerException | IOException | SolrException e) {
+      return false;
+    }
   }
 
   /** How long a write may take to become searchable: the collection's auto soft commit interval. */

@@ -3,6 +3,8 @@ package io.memloop.store.solr;
 import io.memloop.Candidate;
 import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
+import io.memloop.MemoryPage;
+import io.memloop.MemoryQuery;
 import io.memloop.MemLoopException;
 import io.memloop.Outcome;
 import io.memloop.Utility;
@@ -11,6 +13,7 @@ import io.memloop.Vectors;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
+import io.memloop.store.PageCursor;
 import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
@@ -102,6 +105,8 @@ public final class SolrStore implements MemoryStore {
   private final SolrStoreOptions options;
   private final String collection;
   private final int dimension;
+  /** Whether the schema has the listing fields (schema 2); a collection of an older build is listed by scanning. */
+  private final boolean listingFields;
   private final Map<String, Object> namespaceLocks = new ConcurrentHashMap<>();
   private final Map<String, List<RecentIntent>> recentIntents = new ConcurrentHashMap<>();
   private final long recentIntentNanos;
@@ -117,8 +122,10 @@ public final class SolrStore implements MemoryStore {
   /** An intent group this process created, kept until searches are sure to see it. */
   private record RecentIntent(String intentId, long seq, float[] embedding, long createdNanos) {}
 
-  private SolrStore(SolrClient client, SolrStoreOptions options, int dimension, long softCommitMillis) {
+  private SolrStore(SolrClient client, SolrStoreOptions options, int dimension, long softCommitMillis,
+      boolean listingFields) {
     this.client = client;
+    this.listingFields = listingFields;
     this.options = options;
     this.collection = options.collection();
     this.dimension = dimension;
@@ -128,7 +135,7 @@ public final class SolrStore implements MemoryStore {
   /**
    * Opens the MemLoop collection named by {@code options}. An existing collection keeps its dimension ({@code
    * dimensionForNew} is then ignored; the engine checks the embeddings it is given); a missing one is created with {@code dimensionForNew} from the
-   * config set MemLoop ships (uploaded as {@code memloop-d<dimension>} if the cluster does not have it yet), or,
+   * config set MemLoop ships (uploaded as {@code memloop-v2-d<dimension>} if the cluster does not have it yet), or,
    * without a dimension, the call fails with {@link MemLoopException.Reason#NOT_FOUND}.
    */
   public static SolrStore open(SolrStoreOptions options, OptionalInt dimensionForNew) {
@@ -136,7 +143,8 @@ public final class SolrStore implements MemoryStore {
     try {
       int dimension = SolrClusterAdmin.ensureCollection(client, options, dimensionForNew);
       long softCommit = SolrClusterAdmin.softCommitMillis(client, options.collection());
-      SolrStore store = new SolrStore(client, options, dimension, softCommit);
+      SolrStore store = new SolrStore(client, options, dimension, softCommit,
+          SolrClusterAdmin.hasListingFields(client, options.collection()));
       store.checkMeta(dimension);
       return store;
     } catch (RuntimeException e) {
@@ -379,7 +387,149 @@ public final class SolrStore implements MemoryStore {
     doc.addField("q", m.initialQ());
     doc.addField("visits", 0L);
     doc.addField("updated", nanos(m.createdAt()));
+    if (listingFields) {
+      doc.addField("oc", m.outcome().name());
+      doc.addField("created_at", nanos(m.createdAt()));
+      doc.addField("words", words(m.intentText(), m.experience()));
+    }
     return doc;
+  }
+
+  /** The distinct words of a memory's texts, as {@link MemoryQuery#words} defines them, as {@link #term}s. */
+  private static List<String> words(String intentText, String experience) {
+    Set<String> out = new java.util.LinkedHashSet<>(MemoryQuery.words(intentText));
+    out.addAll(MemoryQuery.words(experience));
+    return out.stream().map(SolrStore::term).toList();
+  }
+
+  /** Longest word indexed as it is; Lucene refuses terms over 32,766 bytes (a char is at most 3 UTF-8 bytes). */
+  private static final int MAX_WORD_CHARS = 4096;
+
+  /**
+   * The indexed term of a word: the word, or for a very long one its start, {@code '#'} (never part of a word) and a
+   * hash of the whole word, so that long words still match exactly (up to a 64-bit hash collision).
+   */
+  static String term(String word) {
+    if (word.length() <= MAX_WORD_CHARS) {
+      return word;
+    }
+    long h = 0xcbf29ce484222325L;
+    for (int i = 0; i < word.length(); i++) {
+      h = (h ^ word.charAt(i)) * 0x100000001b3L;
+    }
+    return word.substring(0, MAX_WORD_CHARS) + "#" + Long.toHexString(h) + "." + word.length();
+  }
+
+  // ---------------------------------------------------------------- edit and search
+
+  /**
+   * An atomic update of the memory's document under its version (the experience, its words and updated-at; Q,
+   * visits and the rest are kept from the document); a reward in between is a version conflict, read again.
+   */
+  @Override
+  public Optional<Memory> updateExperience(String namespace, String memoryId, String experience, Instant now) {
+    checkOpen();
+    if (MemoryStore.sequenceOf(memoryId) < 0) {
+      return Optional.empty();
+    }
+    String id = docId(namespace, memoryId);
+    for (int attempt = 0; ; attempt++) {
+      SolrDocument d = realTimeGet(id, "id,intent_text,_version_");
+      if (d == null) {
+        return Optional.empty();
+      }
+      SolrInputDocument u = new SolrInputDocument();
+      u.addField("id", id);
+      u.addField("experience", Map.of("set", experience));
+      u.addField("updated", Map.of("set", nanos(now)));
+      if (listingFields) {
+        u.addField("words", Map.of("set", words((String) d.getFieldValue("intent_text"), experience)));
+      }
+      u.addField("_version_", version(d));
+      UpdateRequest req = new UpdateRequest();
+      req.add(u);
+      try {
+        write(req);
+        break;
+      } catch (VersionConflict e) { // rewarded or deleted in between: read it again
+        if (attempt >= MAX_CONFLICT_RETRIES) {
+          throw unavailable("edit", e);
+        }
+      }
+    }
+    return get(namespace, memoryId);
+  }
+
+  /**
+   * A Solr query: each filter an {@code fq} (words as terms, the outcome, ranges on Q, visits, created-at and
+   * updated-at), sorted by the key then {@code seq}; the cursor's position is one more {@code fq} (the key after the
+   * position's, or equal with a later sequence), excluded from a facet query that counts the total. A collection
+   * created by an older build (schema 1, without the fields) is scanned instead.
+   */
+  @Override
+  public MemoryPage search(String namespace, MemoryQuery query) {
+    checkOpen();
+    if (!listingFields) {
+      return MemoryStore.super.search(namespace, query);
+    }
+    PageCursor.Position from = PageCursor.decode(namespace, query);
+    ModifiableSolrParams p = namespaceQuery(namespace, "m");
+    for (String w : query.words()) {
+      p.add("fq", "{!term f=words}" + term(w));
+    }
+    if (!query.outcomes().isEmpty()) {
+      p.add("fq", "{!terms f=oc}" + String.join(",", query.outcomes().stream().map(Enum::name).sorted().toList()));
+    }
+    if (query.minQ() != Double.NEGATIVE_INFINITY || query.maxQ() != Double.POSITIVE_INFINITY) {
+      p.add("fq", "q:[" + bound(query.minQ()) + " TO " + bound(query.maxQ()) + "]");
+    }
+    if (query.minVisits() != 0 || query.maxVisits() != Long.MAX_VALUE) {
+      p.add("fq", "visits:[" + query.minVisits() + " TO " + query.maxVisits() + "]");
+    }
+    instantRange(p, "created_at", query.createdFrom(), query.createdTo());
+    instantRange(p, "updated", query.updatedFrom(), query.updatedTo());
+    String dir = query.descending() ? " desc" : " asc";
+    String key = switch (query.sort()) {
+      case CREATED -> null;
+      case UPDATED -> "updated";
+      case Q -> "q";
+      case VISITS -> "visits";
+    };
+    p.set("sort", (key == null ? "" : key + dir + ",") + "seq" + dir);
+    if (from != null) {
+      String seqAfter = query.descending() ? "seq:[* TO " + from.seq() + "}" : "seq:{" + from.seq() + " TO *]";
+      String value = key == null ? null : switch (query.sort()) {
+        case UPDATED -> Long.toString(nanos(PageCursor.instantOf(from)));
+        case Q -> Double.toString(PageCursor.qOf(from.key()));
+        default -> Long.toString(from.key());
+      };
+      p.add("fq", "{!tag=after}" + (value == null ? seqAfter
+          : "(" + key + (query.descending() ? ":[* TO " + value + "}" : ":{" + value + " TO *]") + ") OR (" + key + ":["
+              + value + " TO " + value + "] AND " + seqAfter + ")"));
+      p.set("facet", true);
+      p.set("facet.query", "{!ex=after key=total}*:*");
+    }
+    p.set("fl", MEMORY_FIELDS);
+    p.set("rows", query.limit() + 1);
+    QueryResponse r = query(p);
+    List<Memory> out = new ArrayList<>();
+    for (SolrDocument d : r.getResults()) {
+      out.add(memory(namespace, d));
+    }
+    long total = from == null ? r.getResults().getNumFound() : r.getFacetQuery().get("total");
+    return PageCursor.page(namespace, query, out, total);
+  }
+
+  private static String bound(double v) {
+    return Double.isInfinite(v) ? "*" : Double.toString(v);
+  }
+
+  /** An fq keeping {@code field} (nanoseconds) in [from, to). */
+  private static void instantRange(ModifiableSolrParams p, String field, @Nullable Instant from, @Nullable Instant to) {
+    if (from != null || to != null) {
+      p.add("fq", field + ":[" + (from == null ? "*" : Long.toString(nanos(from))) + " TO "
+          + (to == null ? "*" : Long.toString(nanos(to))) + "}");
+    }
   }
 
   /** The most similar intent of {@code ns} with cosine ≥ {@code threshold}, searched and just created, or null. */
