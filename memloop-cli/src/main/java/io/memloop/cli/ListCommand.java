@@ -128,7 +128,9 @@ final class ListCommand implements Callable<Integer> {
     try {
       return q.build();
     } catch (MemLoopException e) {
-      throw MemLoopException.invalid(flag(e.field()), e.getMessage());
+      String message = e.getMessage().startsWith(e.field() + ": ") ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
+      throw MemLoopException.invalid(flag(e.field()), message.replace("minQ", "--min-q").replace("minVisits", "--min-visits")
+          .replace("createdFrom", "--created-from"));
     }
   }
 
