@@ -28,6 +28,8 @@ import picocli.CommandLine.Command;
       RewardCommand.class,
       StatsCommand.class,
       ForgetCommand.class,
+      EditCommand.class,
+      ListCommand.class,
       ImportCommand.class,
       MigrateCommand.class,
       EvaluateCommand.class,

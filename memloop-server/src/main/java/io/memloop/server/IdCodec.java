@@ -37,6 +37,8 @@ public final class IdCodec {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private final SecretKeySpec aes;
   private final SecretKeySpec tagKey;
+  private final SecretKeySpec cursorKey;
+  private static final SecureRandom NONCES = new SecureRandom();
 
   private IdCodec(byte[] secret) {
     if (secret.length != SECRET_BYTES) {
@@ -44,6 +46,7 @@ public final class IdCodec {
     }
     this.aes = new SecretKeySpec(Arrays.copyOf(hmac(new SecretKeySpec(secret, "HmacSHA256"), "memloop id cipher"), 16), "AES");
     this.tagKey = new SecretKeySpec(hmac(new SecretKeySpec(secret, "HmacSHA256"), "memloop id namespace"), "HmacSHA256");
+    this.cursorKey = new SecretKeySpec(hmac(new SecretKeySpec(secret, "HmacSHA256"), "memloop page cursor"), "AES");
   }
 
   /** A codec with a fresh random secret: its ids are valid until the process ends. */
@@ -138,6 +141,54 @@ public final class IdCodec {
     }
     long seq = block.getLong();
     return seq < 0 ? Optional.empty() : Optional.of(kind + Long.toString(seq));
+  }
+
+  /**
+   * A page cursor as the client sees it: the store's cursor (which names store ids and sort values) sealed
+   * with AES-GCM under the server secret, bound to {@code namespace}, as {@code c_<base64url>}.
+   */
+  String sealCursor(String namespace, String cursor) {
+    byte[] nonce = new byte[12];
+    NONCES.nextBytes(nonce);
+    byte[] sealed = gcm(Cipher.ENCRYPT_MODE, nonce, namespace, cursor.getBytes(StandardCharsets.UTF_8));
+    byte[] out = Arrays.copyOf(nonce, nonce.length + sealed.length);
+    System.arraycopy(sealed, 0, out, nonce.length, sealed.length);
+    return "c_" + ENCODER.encodeToString(out);
+  }
+
+  /** The store's cursor behind {@code token}, if this server sealed it for {@code namespace}. */
+  Optional<String> openCursor(String namespace, String token) {
+    if (!token.startsWith("c_") || token.length() > 4096) {
+      return Optional.empty();
+    }
+    byte[] bytes;
+    try {
+      bytes = Base64.getUrlDecoder().decode(token.substring(2));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    if (bytes.length < 12 + 16) {
+      return Optional.empty();
+    }
+    try {
+      byte[] plain = gcm(Cipher.DECRYPT_MODE, Arrays.copyOf(bytes, 12), namespace, Arrays.copyOfRange(bytes, 12, bytes.length));
+      return Optional.of(new String(plain, StandardCharsets.UTF_8));
+    } catch (IllegalStateException e) {
+      return Optional.empty(); // forged, damaged or another namespace's: the tag does not verify
+    }
+  }
+
+  private byte[] gcm(int mode, byte[] nonce, String namespace, byte[] input) {
+    try {
+      Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+      c.init(mode, cursorKey, new javax.crypto.spec.GCMParameterSpec(128, nonce));
+      c.updateAAD(namespace.getBytes(StandardCharsets.UTF_8));
+      return c.doFinal(input);
+    } catch (javax.crypto.AEADBadTagException e) {
+      throw new IllegalStateException("cursor does not verify");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("AES/GCM is missing from this JVM", e);
+    }
   }
 
   private byte[] tag(String namespace) {

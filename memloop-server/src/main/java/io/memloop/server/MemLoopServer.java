@@ -150,11 +150,12 @@ public final class MemLoopServer implements AutoCloseable {
           json(ctx, 200, service.reward(namespace(ctx), body(ctx)))));
       r.post("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "remember", () ->
           json(ctx, 201, service.remember(namespace(ctx), body(ctx)))));
-      r.get("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "list", () -> {
-        String ns = namespace(ctx);
-        int limit = Requests.intParam(ctx.queryParam("limit"), "limit", 1, Service.MAX_PAGE, 100);
-        json(ctx, 200, service.list(ns, limit, ctx.queryParam("after")));
-      }));
+      r.post("/v1/namespaces/{ns}/episodes", ctx -> route(ctx, "endEpisode", () ->
+          json(ctx, 201, service.endEpisode(namespace(ctx), body(ctx)))));
+      r.get("/v1/namespaces/{ns}/memories", ctx -> route(ctx, "list", () ->
+          json(ctx, 200, service.list(namespace(ctx), ctx.queryParamMap()))));
+      r.patch("/v1/namespaces/{ns}/memories/{id}", ctx -> route(ctx, "edit", () ->
+          json(ctx, 200, service.edit(namespace(ctx), ctx.pathParam("id"), body(ctx)))));
       r.get("/v1/namespaces/{ns}/memories/{id}", ctx -> route(ctx, "get", () ->
           json(ctx, 200, service.get(namespace(ctx), ctx.pathParam("id")))));
       r.delete("/v1/namespaces/{ns}/memories/{id}", ctx -> route(ctx, "forget", () -> {

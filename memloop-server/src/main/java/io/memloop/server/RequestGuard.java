@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * a {@code Host} that is not this machine while listening on loopback, or not on {@code --allow-host}
  * (421: DNS rebinding); an {@code Origin} not on {@code --allow-origin} and not this server's own loopback
  * origin (403: a browser page of another site; non-browser clients send none); a method the API does not document for the path (405 with
- * {@code Allow}: TRACE, PATCH, PROPFIND, OPTIONS, ... are never answered, so nothing is echoed); a body
+ * {@code Allow}: TRACE, PROPFIND, OPTIONS, ... are never answered, so nothing is echoed); a body
  * whose {@code Content-Type} is not {@code application/json} (415: {@code text/plain}, forms and multipart
  * are what a browser may send cross-site without asking first).
  */
@@ -36,8 +36,8 @@ final class RequestGuard extends Handler.Wrapper {
   private static final Logger LOG = LoggerFactory.getLogger(RequestGuard.class);
   static final int MAX_PATH_CHARS = 2048;
   private static final String SEGMENT = "[^/]+";
-  private static final Set<String> DOCUMENTED = Set.of("GET", "POST", "PUT", "DELETE");
-  private static final String ANY_ROUTE_ALLOWS = "GET, POST, PUT, DELETE";
+  private static final Set<String> DOCUMENTED = Set.of("GET", "POST", "PUT", "PATCH", "DELETE");
+  private static final String ANY_ROUTE_ALLOWS = "GET, POST, PUT, PATCH, DELETE";
 
   /** A documented path: its pattern over the raw path, and each method's route name (the metrics label). */
   private record Route(Pattern path, Map<String, String> methods) {
@@ -47,7 +47,7 @@ final class RequestGuard extends Handler.Wrapper {
   }
 
   private static int methodOrder(String a, String b) {
-    List<String> order = List.of("GET", "POST", "PUT", "DELETE");
+    List<String> order = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
     return Integer.compare(order.indexOf(a), order.indexOf(b));
   }
 
@@ -71,8 +71,9 @@ final class RequestGuard extends Handler.Wrapper {
         route("/v1/namespaces", Map.of("GET", "namespaces")),
         route(ns + "/retrieve", Map.of("POST", "retrieve")),
         route(ns + "/rewards", Map.of("POST", "reward")),
+        route(ns + "/episodes", Map.of("POST", "endEpisode")),
         route(ns + "/memories", Map.of("GET", "list", "POST", "remember")),
-        route(ns + "/memories/" + SEGMENT, Map.of("GET", "get", "DELETE", "forget")),
+        route(ns + "/memories/" + SEGMENT, Map.of("GET", "get", "PATCH", "edit", "DELETE", "forget")),
         route(ns + "/stats", Map.of("GET", "stats")),
         route(ns + "/config", Map.of("GET", "config", "PUT", "configure"))));
     if (options.mcp()) {

@@ -184,6 +184,46 @@ final class Requests {
     return (int) n;
   }
 
+  /** A query parameter as a finite number, or null when absent. */
+  static @Nullable Double doubleParam(@Nullable String value, String name) {
+    if (value == null) {
+      return null;
+    }
+    double d;
+    try {
+      d = value.length() > 40 ? Double.NaN : Double.parseDouble(value);
+    } catch (NumberFormatException e) {
+      d = Double.NaN;
+    }
+    if (!Double.isFinite(d) || value.strip().length() != value.length()) {
+      throw MemLoopException.invalid(name, "must be a finite number, got '" + abbreviate(value) + "'");
+    }
+    return d;
+  }
+
+  /** A query parameter as a non-negative integer, or null when absent. */
+  static @Nullable Long longParam(@Nullable String value, String name) {
+    if (value == null) {
+      return null;
+    }
+    if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw MemLoopException.invalid(name, "must be a non-negative integer, got '" + abbreviate(value) + "'");
+    }
+    return Long.parseLong(value);
+  }
+
+  /** A query parameter as an ISO-8601 instant ({@code 2026-11-25T21:30:00Z}), or null when absent. */
+  static java.time.@Nullable Instant instantParam(@Nullable String value, String name) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return java.time.OffsetDateTime.parse(value).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw MemLoopException.invalid(name, "must be an ISO-8601 instant such as 2026-11-25T21:30:00Z, got '" + abbreviate(value) + "'");
+    }
+  }
+
   static String kind(JsonNode v) {
     return switch (v.getNodeType()) {
       case ARRAY -> "an array";

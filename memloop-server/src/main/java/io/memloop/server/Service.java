@@ -2,11 +2,14 @@ package io.memloop.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.memloop.EpisodeEnd;
 import io.memloop.Intent;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
+import io.memloop.MemoryPage;
+import io.memloop.MemoryQuery;
 import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
@@ -30,6 +33,9 @@ final class Service {
   private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds", "nextRetrievalId");
   private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome", "retrievalId");
   private static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
+  private static final Set<String> EDIT_FIELDS = Set.of("experience");
+  private static final Set<String> EPISODE_FIELDS = Set.of(
+      "retrievalId", "reward", "usedMemoryIds", "nextRetrievalId", "intent", "embedding", "experience", "outcome");
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   static final int MAX_USED = 64;
   static final int MAX_PAGE = 1000;
@@ -91,7 +97,7 @@ final class Service {
     Requests.object(body, "body", REMEMBER_FIELDS);
     Intent intent = intent(body);
     String experience = Requests.text(body, "experience", options.maxExperienceChars());
-    Outcome outcome = outcome(Requests.text(body, "outcome", 16));
+    Outcome outcome = outcome(Requests.text(body, "outcome", 16), "outcome");
     String retrievalId = Requests.optionalText(body, "retrievalId", 64);
     IdScope scope = new IdScope(ns);
     String internal = retrievalId == null ? null : scope.read(id(retrievalId, "retrievalId"), 'r');
@@ -115,28 +121,137 @@ final class Service {
     });
   }
 
+  /** The query parameters of {@code GET /memories}: filters, sort and page (docs in openapi.json). */
+  static final Set<String> LIST_PARAMETERS = Set.of("limit", "after", "text", "outcome", "minQ", "maxQ", "minVisits",
+      "maxVisits", "createdFrom", "createdTo", "updatedFrom", "updatedTo", "sort", "order");
+
   /**
-   * A page of memories, oldest first: at most {@code limit}, starting after memory {@code after} (the
-   * previous page's {@code next}). The store's memory ids grow with time ({@code m<sequence>}), so pages stay
-   * stable while memories are added or deleted.
+   * A page of the memories that match the filters of {@code parameters} (each a single value; an unknown
+   * parameter is refused, so a misspelt filter never silently lists everything), sorted as asked, at most
+   * {@code limit}, after the previous page's {@code next}. Cursors are sealed for the namespace.
    */
-  Map<String, Object> list(String ns, int limit, @Nullable String after) {
-    IdScope scope = new IdScope(ns);
-    String from = null;
-    if (after != null) {
-      from = ids == null ? after : ids.decode(ns, after, 'm').orElse(null);
-      if (from == null || MemoryStore.sequenceOf(from) < 0) {
-        throw MemLoopException.invalid("after", "must be a memory id (the previous page's 'next'), got '" + Requests.abbreviate(after) + "'");
+  Map<String, Object> list(String ns, Map<String, List<String>> parameters) {
+    for (var e : parameters.entrySet()) {
+      if (!LIST_PARAMETERS.contains(e.getKey())) {
+        throw MemLoopException.invalid(Requests.abbreviate(e.getKey()),
+            "is not a parameter of this route (one of " + String.join(", ", new java.util.TreeSet<>(LIST_PARAMETERS)) + ")");
+      }
+      if (e.getValue().size() > 1) {
+        throw MemLoopException.invalid(e.getKey(), "is given " + e.getValue().size() + " times; give it once");
       }
     }
-    List<io.memloop.Memory> page = loop.store().page(ns, from, limit + 1); // one more tells whether there is a next page
-    boolean more = page.size() > limit;
-    List<Map<String, Object>> shown = page.subList(0, Math.min(limit, page.size())).stream()
-        .map(m -> scope.showMemory(Json.memory(m))).toList();
+    java.util.function.Function<String, @Nullable String> p = name -> {
+      List<String> v = parameters.get(name);
+      return v == null || v.isEmpty() ? null : v.getFirst();
+    };
+    IdScope scope = new IdScope(ns);
+    MemoryQuery.Builder q = MemoryQuery.builder()
+        .limit(Requests.intParam(p.apply("limit"), "limit", 1, MAX_PAGE, 100));
+    String text = p.apply("text");
+    if (text != null) {
+      if (text.length() > options.maxIntentChars()) {
+        throw MemLoopException.invalid("text", "is over " + options.maxIntentChars() + " characters");
+      }
+      q.text(text);
+    }
+    String outcomes = p.apply("outcome");
+    if (outcomes != null) {
+      java.util.EnumSet<Outcome> set = java.util.EnumSet.noneOf(Outcome.class);
+      for (String o : outcomes.split(",", -1)) {
+        set.add(outcome(o.strip(), "outcome"));
+      }
+      q.outcomes(set);
+    }
+    Double minQ = Requests.doubleParam(p.apply("minQ"), "minQ");
+    Double maxQ = Requests.doubleParam(p.apply("maxQ"), "maxQ");
+    if (minQ != null) {
+      q.minQ(minQ);
+    }
+    if (maxQ != null) {
+      q.maxQ(maxQ);
+    }
+    Long minVisits = Requests.longParam(p.apply("minVisits"), "minVisits");
+    Long maxVisits = Requests.longParam(p.apply("maxVisits"), "maxVisits");
+    if (minVisits != null) {
+      q.minVisits(minVisits);
+    }
+    if (maxVisits != null) {
+      q.maxVisits(maxVisits);
+    }
+    q.createdFrom(Requests.instantParam(p.apply("createdFrom"), "createdFrom"));
+    q.createdTo(Requests.instantParam(p.apply("createdTo"), "createdTo"));
+    q.updatedFrom(Requests.instantParam(p.apply("updatedFrom"), "updatedFrom"));
+    q.updatedTo(Requests.instantParam(p.apply("updatedTo"), "updatedTo"));
+    String sort = p.apply("sort");
+    if (sort != null) {
+      q.sort(switch (sort) {
+        case "created" -> MemoryQuery.Sort.CREATED;
+        case "updated" -> MemoryQuery.Sort.UPDATED;
+        case "q" -> MemoryQuery.Sort.Q;
+        case "visits" -> MemoryQuery.Sort.VISITS;
+        default -> throw MemLoopException.invalid("sort", "must be created, updated, q or visits, got '" + Requests.abbreviate(sort) + "'");
+      });
+    }
+    String order = p.apply("order");
+    if (order != null) {
+      q.descending(switch (order) {
+        case "asc" -> false;
+        case "desc" -> true;
+        default -> throw MemLoopException.invalid("order", "must be asc or desc, got '" + Requests.abbreviate(order) + "'");
+      });
+    }
+    String after = p.apply("after");
+    if (after != null) {
+      String cursor = ids == null ? after : ids.openCursor(ns, after).orElseThrow(() -> MemLoopException.invalid("after",
+          "is not a cursor of this namespace (pass the previous page's 'next' unchanged), got '" + Requests.abbreviate(after) + "'"));
+      q.after(cursor);
+    }
+    MemoryPage page = loop.list(ns, q.build());
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("namespace", ns);
-    out.put("memories", shown);
-    out.put("next", more ? scope.show(page.get(limit - 1).id()) : null);
+    out.put("memories", page.memories().stream().map(m -> scope.showMemory(Json.memory(m))).toList());
+    out.put("next", page.next() == null ? null : ids == null ? page.next() : ids.sealCursor(ns, page.next()));
+    out.put("total", page.total());
+    return out;
+  }
+
+  /** Replaces a memory's experience text in place: its utility, visits and history stay. */
+  Map<String, Object> edit(String ns, String memoryId, ObjectNode body) {
+    Requests.object(body, "body", EDIT_FIELDS);
+    String experience = Requests.text(body, "experience", options.maxExperienceChars());
+    IdScope scope = new IdScope(ns);
+    String internal = scope.read(id(memoryId, "memoryId"), 'm');
+    Memory m = scope.call(() -> loop.edit(ns, internal, experience));
+    return scope.showMemory(Json.memory(m));
+  }
+
+  /**
+   * Ends an episode in one call: the reward of its retrieval and the experience it taught, one durable write
+   * ({@link MemLoop#endEpisode}). Everything is validated before anything is written.
+   */
+  Map<String, Object> endEpisode(String ns, ObjectNode body) {
+    Requests.object(body, "body", EPISODE_FIELDS);
+    IdScope scope = new IdScope(ns);
+    String retrievalId = scope.read(id(Requests.text(body, "retrievalId", 64), "retrievalId"), 'r');
+    double reward = Requests.number(body, "reward");
+    List<String> given = Requests.optionalStrings(body, "usedMemoryIds", MAX_USED, 64);
+    List<String> used = given == null ? null : given.stream().map(u -> scope.read(id(u, "usedMemoryIds"), 'm')).toList();
+    String next = Requests.optionalText(body, "nextRetrievalId", 64);
+    String nextId = next == null ? null : scope.read(id(next, "nextRetrievalId"), 'r');
+    Intent intent = intent(body);
+    String experience = Requests.text(body, "experience", options.maxExperienceChars());
+    Outcome outcome = outcome(Requests.text(body, "outcome", 16), "outcome");
+    EpisodeEnd end = scope.call(() -> loop.endEpisode(ns, retrievalId, reward, used, nextId, intent, experience, outcome));
+    metrics.rewarded(ns, reward);
+    metrics.remembered(ns);
+    Map<String, Object> rewardOut = Json.reward(end.reward());
+    rewardOut.put("retrievalId", scope.show((String) rewardOut.get("retrievalId")));
+    for (Object c : (List<?>) rewardOut.get("updated")) {
+      scope.showId(c, "id");
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("reward", rewardOut);
+    out.put("memory", scope.showMemory(Json.memory(end.memory())));
     return out;
   }
 
@@ -207,12 +322,12 @@ final class Service {
     return Intent.of(text, embedding);
   }
 
-  private static Outcome outcome(String s) {
+  private static Outcome outcome(String s, String field) {
     return switch (s.toLowerCase(Locale.ROOT)) {
       case "success" -> Outcome.SUCCESS;
       case "failure" -> Outcome.FAILURE;
       case "unknown" -> Outcome.UNKNOWN;
-      default -> throw MemLoopException.invalid("outcome", "must be success, failure or unknown, got '" + Requests.abbreviate(s) + "'");
+      default -> throw MemLoopException.invalid(field, "must be success, failure or unknown, got '" + Requests.abbreviate(s) + "'");
     };
   }
 

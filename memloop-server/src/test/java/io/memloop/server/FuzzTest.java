@@ -226,7 +226,7 @@ class FuzzTest {
       }
       case 19 -> {
         name = "undocumented method";
-        String[] bad = {"TRACE", "PATCH", "PROPFIND", "OPTIONS", "MKCOL", "LOCK", "X-" + random.nextInt(1000), "DEBUG", "TRACK"};
+        String[] bad = {"TRACE", "PROPPATCH", "PROPFIND", "OPTIONS", "MKCOL", "LOCK", "X-" + random.nextInt(1000), "DEBUG", "TRACK"};
         method = bad[random.nextInt(bad.length)];
         String[] paths = {"/mcp", "/v1/health", "/metrics", "/v1/namespaces/team-a/stats", "/v1/namespaces/team-a/memories", "/nowhere"};
         path = paths[random.nextInt(paths.length)];

@@ -65,6 +65,16 @@ class OpenApiContractTest {
     call("POST", "/v1/namespaces/{ns}/rewards", ns + "/rewards", "a",
         "{\"retrievalId\":\"" + r.get("retrievalId").asText() + "\",\"reward\":-1,\"usedMemoryIds\":[\"" + id + "\"]}");
     call("GET", "/v1/namespaces/{ns}/memories", ns + "/memories?limit=5", "a", null);
+    JsonNode page = call("GET", "/v1/namespaces/{ns}/memories", ns + "/memories?limit=1&text=deploy&outcome=success,failure"
+        + "&minQ=-1&maxQ=1&minVisits=0&maxVisits=9&createdFrom=2000-01-01T00:00:00Z&sort=q&order=desc", "a", null);
+    assertThat(page.get("total").asLong()).isEqualTo(1);
+    call("PATCH", "/v1/namespaces/{ns}/memories/{id}", ns + "/memories/" + id, "a", "{\"experience\":\"make deploy ENV=prod\"}");
+    JsonNode r2 = call("POST", "/v1/namespaces/{ns}/retrieve", ns + "/retrieve", "a", "{\"intent\":\"deploy the api\"}");
+    call("POST", "/v1/namespaces/{ns}/episodes", ns + "/episodes", "a", "{\"retrievalId\":\"" + r2.get("retrievalId").asText()
+        + "\",\"reward\":1,\"intent\":\"deploy the api\",\"experience\":\"make deploy, then check /health\",\"outcome\":\"success\"}");
+    call("POST", "/v1/namespaces/{ns}/episodes", ns + "/episodes", "a", "{\"retrievalId\":\"" + r2.get("retrievalId").asText()
+        + "\",\"reward\":1,\"intent\":\"deploy the api\",\"experience\":\"again\",\"outcome\":\"success\"}");
+    call("GET", "/v1/namespaces/{ns}/memories", ns + "/memories?minQ=abc", "a", null);
     call("GET", "/v1/namespaces/{ns}/memories/{id}", ns + "/memories/" + id, "a", null);
     call("GET", "/v1/namespaces/{ns}/stats", ns + "/stats", "a", null);
     call("GET", "/v1/namespaces/{ns}/config", ns + "/config", "a", null);

@@ -141,7 +141,7 @@ class TrustBoundaryTest {
   void undocumentedMethods_get405WithAllow_andNothingIsEchoed() {
     try (TestServer s = new TestServer(dir)) {
       String key = s.keys.get("a");
-      for (String method : List.of("TRACE", "PATCH", "PROPFIND", "OPTIONS", "HEAD", "MKCOL", "FOO", "CONNECT")) {
+      for (String method : List.of("TRACE", "PROPPATCH", "PROPFIND", "OPTIONS", "HEAD", "MKCOL", "FOO", "CONNECT")) {
         for (String path : List.of("/mcp", "/v1/namespaces/team-a/stats", "/v1/health", "/nowhere")) {
           RawHttp.Answer a = raw(s, method, path, "a", Map.of("X-Echo-Me", "marker-123"), method.equals("HEAD") ? "" : "");
           if (method.equals("CONNECT")) { // Jetty refuses a CONNECT to a path itself, as a malformed request
