@@ -54,9 +54,13 @@ final class RetrieveCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "retrieval %s: %d of %d candidates selected%n", r.path("retrievalId").asText(),
         r.path("selected").size(), candidates.size());
     if (!candidates.isEmpty()) {
-      out.printf(Locale.ROOT, "  %-3s %-10s %10s %8s %8s %6s%n", "sel", "memory", "similarity", "q", "score", "p");
+      int width = 10; // a server's opaque ids (m_ and 22 characters) widen the column
       for (JsonNode c : candidates) {
-        out.printf(Locale.ROOT, "  %-3s %-10s %10.4f %8.3f %8.3f %6.2f%n", c.path("selected").asBoolean() ? "*" : "",
+        width = Math.max(width, c.path("id").asText().length());
+      }
+      out.printf(Locale.ROOT, "  %-3s %-" + width + "s %10s %8s %8s %6s%n", "sel", "memory", "similarity", "q", "score", "p");
+      for (JsonNode c : candidates) {
+        out.printf(Locale.ROOT, "  %-3s %-" + width + "s %10.4f %8.3f %8.3f %6.2f%n", c.path("selected").asBoolean() ? "*" : "",
             c.path("id").asText(), c.path("similarity").asDouble(), c.path("q").asDouble(), c.path("score").asDouble(),
             c.path("probability").asDouble());
       }

@@ -124,7 +124,7 @@ class RemoteCliTest {
           ? ids.computeIfAbsent(id, k -> "<" + k.charAt(0) + ids.size() + ">") : id));
     }
     m.appendTail(out);
-    return out.toString();
+    return out.toString().replaceAll(" {2,}", " "); // a column of ids is as wide as the ids
   }
 
   private static JsonNode withoutTimes(JsonNode node) {
