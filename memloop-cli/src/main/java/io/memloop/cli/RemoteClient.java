@@ -231,6 +231,7 @@ final class RemoteClient {
     return new MemLoopException(reason, field, message);
   }
 
+  /** The reason a server's error code names; without one (a proxy's page), the status's: a 5xx is the server unavailable. */
   static MemLoopException.Reason reason(String code, int status) {
     for (MemLoopException.Reason r : MemLoopException.Reason.values()) {
       if (r.name().equalsIgnoreCase(code)) {
@@ -241,7 +242,6 @@ final class RemoteClient {
       case 400, 401, 403, 413, 415, 422 -> MemLoopException.Reason.INVALID_ARGUMENT;
       case 404 -> MemLoopException.Reason.NOT_FOUND;
       case 409 -> MemLoopException.Reason.CONFLICT;
-      case 502 -> MemLoopException.Reason.MODEL_FAILED;
       default -> MemLoopException.Reason.STORE_UNAVAILABLE;
     };
   }

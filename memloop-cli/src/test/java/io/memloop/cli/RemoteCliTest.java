@@ -162,6 +162,21 @@ class RemoteCliTest {
   }
 
   @Test
+  void theServerAndKeyMayComeFromTheEnvironment() throws IOException {
+    Map<String, String> saved = RemoteOptions.environment;
+    RemoteOptions.environment = Map.of(RemoteOptions.URL_ENV, url, RemoteOptions.KEY_ENV, Files.readString(keyFile).strip());
+    try {
+      Result r = CliRun.run("remember", "--intent", "restart nginx", "--experience", "systemctl restart nginx", "--id-only");
+      assertThat(r.code()).as(r.err()).isZero();
+      assertThat(r.out()).startsWith("m_");
+      assertThat(loop.stats("default").memories()).isEqualTo(1);
+      assertThat(Files.exists(Path.of("memloop-data"))).as("no local store was made").isFalse();
+    } finally {
+      RemoteOptions.environment = saved;
+    }
+  }
+
+  @Test
   void serverErrors_becomeOneLineAndTheExitCodeOfTheirKind() {
     Result unknown = remote("reward", "--retrieval", "r_doesNotExist0000000000", "--reward", "1");
     assertThat(unknown.code()).isEqualTo(MemLoopCli.NOT_FOUND);
