@@ -21,8 +21,8 @@ const tools = (await client.listTools()).tools.map((t) => t.name).sort();
 const expected = ["memory_stats", "remember_experience", "report_outcome", "retrieve_experiences"];
 if (JSON.stringify(tools) !== JSON.stringify(expected)) fail("tools " + tools);
 
-const task = "purge the CDN cache of the landing page";
-const first = await client.callTool({ name: "retrieve_experiences", arguments: { task } });
+const intent = "purge the CDN cache of the landing page";
+const first = await client.callTool({ name: "retrieve_experiences", arguments: { intent } });
 if (first.isError) fail("retrieve: " + text(first));
 const retrievalId = first.structuredContent?.retrievalId;
 if (!retrievalId) fail("no retrievalId in " + JSON.stringify(first));
@@ -33,10 +33,10 @@ const again = await client.callTool({ name: "report_outcome", arguments: { retri
 if (!again.isError || !text(again).startsWith("retrievalId:")) fail("a second report must be refused: " + text(again));
 
 const experience = "cdnctl purge /index.html, then curl -I to check the Age header is 0";
-const remembered = await client.callTool({ name: "remember_experience", arguments: { task, experience, outcome: "success" } });
+const remembered = await client.callTool({ name: "remember_experience", arguments: { intent, experience, outcome: "success" } });
 if (remembered.isError) fail("remember: " + text(remembered));
 
-const second = await client.callTool({ name: "retrieve_experiences", arguments: { task } });
+const second = await client.callTool({ name: "retrieve_experiences", arguments: { intent } });
 if (!text(second).includes(experience)) fail("the remembered experience did not come back: " + text(second));
 const id2 = second.structuredContent.retrievalId;
 const used = second.structuredContent.selected[0].id;

@@ -107,9 +107,22 @@ public record Memory(
     return id.hashCode();
   }
 
+  /** The most characters of the experience {@link #toString} shows; a longer one ends in "...". */
+  static final int TO_STRING_EXPERIENCE_CHARS = 120;
+
+  /**
+   * The memory for logs and debuggers: its ids, utility, outcome and experience, the experience cut to
+   * {@value #TO_STRING_EXPERIENCE_CHARS} characters (a merged note can be tens of kilobytes) and quoted, with
+   * line breaks shown as {@code \n} so that one memory stays on one line. The embedding is left out.
+   */
   @Override
   public String toString() {
+    String e = experience.length() <= TO_STRING_EXPERIENCE_CHARS
+        ? experience
+        : experience.substring(0, Character.isHighSurrogate(experience.charAt(TO_STRING_EXPERIENCE_CHARS - 1))
+            ? TO_STRING_EXPERIENCE_CHARS - 1 : TO_STRING_EXPERIENCE_CHARS) + "...";
     return "Memory[id=" + id + ", ns=" + namespace + ", intent=" + intentId + ", q=" + q + ", visits="
-        + visits + ", outcome=" + outcome + "]";
+        + visits + ", outcome=" + outcome + ", experience=\"" + e.replace("\\", "\\\\").replace("\r", "\\r")
+        .replace("\n", "\\n").replace("\"", "\\\"") + "\"]";
   }
 }

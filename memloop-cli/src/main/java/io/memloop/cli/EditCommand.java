@@ -1,8 +1,7 @@
 package io.memloop.cli;
 
-import io.memloop.MemLoop;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.MemLoopException;
-import io.memloop.Memory;
 import io.memloop.server.Json;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -16,6 +15,7 @@ import picocli.CommandLine.Spec;
 final class EditCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
 
   @Option(names = "--memory", paramLabel = "ID", required = true, description = "The memory id (as printed by remember, retrieve or list).")
   String memoryId;
@@ -29,15 +29,16 @@ final class EditCommand implements Callable<Integer> {
     if (experience.isBlank()) {
       throw MemLoopException.invalid("--experience", "must not be empty");
     }
-    Memory m;
-    try (MemLoop loop = Session.open(engine, false, null)) {
-      m = loop.edit(engine.namespace, memoryId, experience);
+    JsonNode m;
+    try (DataAccess data = DataAccess.open(engine, remote, spec, false, null)) {
+      m = data.edit(memoryId, experience);
     }
     var out = spec.commandLine().getOut();
     if (engine.json) {
-      out.println(Json.write(Json.memory(m)));
+      out.println(Json.write(m));
     } else {
-      out.printf(Locale.ROOT, "edited %s (q=%.3f, visits %d kept)%n", m.id(), m.q(), m.visits());
+      out.printf(Locale.ROOT, "edited %s (q=%.3f and %d visits kept)%n", m.path("id").asText(), m.path("q").asDouble(),
+          m.path("visits").asLong());
     }
     return 0;
   }

@@ -1,7 +1,6 @@
 package io.memloop.cli;
 
 import io.memloop.server.Json;
-import io.memloop.MemLoop;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -15,6 +14,7 @@ import picocli.CommandLine.Spec;
 final class ForgetCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
 
   @Option(names = "--memory", paramLabel = "ID", required = true, description = "The memory id (as printed by remember or retrieve).")
   String memoryId;
@@ -22,8 +22,8 @@ final class ForgetCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Ids.require(memoryId, "--memory");
-    try (MemLoop loop = Session.open(engine, false, null)) {
-      loop.forget(engine.namespace, memoryId);
+    try (DataAccess data = DataAccess.open(engine, remote, spec, false, null)) {
+      data.forget(memoryId);
     }
     if (engine.json) {
       Map<String, Object> o = new LinkedHashMap<>();

@@ -1,9 +1,7 @@
 package io.memloop.cli;
 
-import io.memloop.MemLoop;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.MemLoopException;
-import io.memloop.Memory;
-import io.memloop.MemoryPage;
 import io.memloop.MemoryQuery;
 import io.memloop.Outcome;
 import io.memloop.server.Json;
@@ -11,9 +9,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
@@ -27,6 +23,7 @@ import picocli.CommandLine.Spec;
 final class ListCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
 
   @Option(names = "--text", paramLabel = "WORDS", description = "Only memories whose intent or experience holds every one of these words (any case).")
   @Nullable String text;
@@ -68,36 +65,30 @@ final class ListCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     MemoryQuery query = query();
-    MemoryPage page;
-    try (MemLoop loop = Session.open(engine, false, null)) {
-      page = loop.list(engine.namespace, query);
+    JsonNode page;
+    try (DataAccess data = DataAccess.open(engine, remote, spec, false, null)) {
+      page = data.list(query, after);
     }
     PrintWriter out = spec.commandLine().getOut();
     if (engine.json) {
-      Map<String, Object> o = new LinkedHashMap<>();
-      o.put("namespace", engine.namespace);
-      o.put("memories", page.memories().stream().map(Json::memory).toList());
-      o.put("next", page.next());
-      o.put("total", page.total());
-      out.println(Json.write(o));
+      out.println(Json.write(page));
       return 0;
     }
-    out.printf(Locale.ROOT, "%d of %d matching memories in namespace %s%n", page.memories().size(), page.total(), engine.namespace);
-    for (Memory m : page.memories()) {
-      out.printf(Locale.ROOT, "[%s] q=%.3f visits=%d %s, intent: %s%n", m.id(), m.q(), m.visits(),
-          m.outcome().name().toLowerCase(Locale.ROOT), Text.printable(m.intentText()));
-      for (String part : m.parts()) {
-        out.println("    " + Text.printable(part));
-      }
+    out.printf(Locale.ROOT, "%d of %d matching memories in namespace %s%n", page.path("memories").size(),
+        page.path("total").asLong(), engine.namespace);
+    for (JsonNode m : page.path("memories")) {
+      MemoryLines.print(out, m);
+      out.printf(Locale.ROOT, "%s(%d visits, updated %s) intent: %s%n", MemoryLines.INDENT, m.path("visits").asLong(),
+          m.path("updatedAt").asText(), Text.printable(m.path("intent").asText()));
     }
-    if (page.next() != null) {
-      out.println("next page: --after " + page.next());
+    if (!page.path("next").isNull() && !page.path("next").isMissingNode()) {
+      out.println("next page: --after " + page.path("next").asText());
     }
     return 0;
   }
 
   MemoryQuery query() {
-    MemoryQuery.Builder q = MemoryQuery.builder().limit(limit).text(text).after(after).descending(descending)
+    MemoryQuery.Builder q = MemoryQuery.builder().limit(limit).text(text).descending(descending)
         .sort(switch (sort.toLowerCase(Locale.ROOT)) {
           case "created" -> MemoryQuery.Sort.CREATED;
           case "updated" -> MemoryQuery.Sort.UPDATED;
@@ -140,7 +131,6 @@ final class ListCommand implements Callable<Integer> {
       case "maxQ" -> "--max-q";
       case "minVisits" -> "--min-visits";
       case "maxVisits" -> "--max-visits";
-      case "after" -> "--after";
       case "limit" -> "--limit";
       case "text" -> "--text";
       case "createdFrom" -> "--created-from";

@@ -2,9 +2,8 @@ package io.memloop.cli;
 
 import io.memloop.server.Json;
 import io.memloop.Intent;
-import io.memloop.MemLoop;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.MemLoopException;
-import io.memloop.Memory;
 import io.memloop.Outcome;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -19,6 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 final class RememberCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
   @ArgGroup(exclusive = false, multiplicity = "1") IntentOptions intent;
 
   @Option(names = "--experience", paramLabel = "TEXT", required = true, description = "The experience text to show agents later.")
@@ -46,19 +46,16 @@ final class RememberCommand implements Callable<Integer> {
       Ids.require(retrieval, "--retrieval");
     }
     // An episode's retrieval lives in an existing store: with --retrieval, a missing store is not created.
-    try (MemLoop loop = Session.open(engine, retrieval == null, i)) {
-      if (retrieval != null && loop.store().retrieval(engine.namespace, retrieval).isEmpty()) {
-        throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "--retrieval",
-            "--retrieval: no retrieval '" + retrieval + "' in namespace '" + engine.namespace + "'");
-      }
-      Memory m = loop.remember(engine.namespace, i, experience, o, retrieval);
+    try (DataAccess data = DataAccess.open(engine, remote, spec, retrieval == null, i)) {
+      JsonNode m = data.remember(i, experience, o, retrieval);
       var out = spec.commandLine().getOut();
       if (idOnly) {
-        out.println(m.id());
+        out.println(m.path("id").asText());
       } else if (engine.json) {
-        out.println(Json.write(Json.memory(m)));
+        out.println(Json.write(m));
       } else {
-        out.printf(Locale.ROOT, "remembered %s (intent group %s, q=%.3f)%n", m.id(), m.intentId(), m.q());
+        out.printf(Locale.ROOT, "remembered %s (intent group %s, q=%.3f)%n", m.path("id").asText(), m.path("intentId").asText(),
+            m.path("q").asDouble());
       }
     }
     return 0;

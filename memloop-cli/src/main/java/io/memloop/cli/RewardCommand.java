@@ -1,11 +1,9 @@
 package io.memloop.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.memloop.server.Json;
 import io.memloop.Checks;
-import io.memloop.MemLoop;
 import io.memloop.MemLoopException;
-import io.memloop.RewardResult;
-import io.memloop.UtilityChange;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -22,6 +20,7 @@ import picocli.CommandLine.Spec;
 final class RewardCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
   @Mixin EngineOptions engine;
+  @Mixin RemoteOptions remote;
 
   @Option(names = "--retrieval", paramLabel = "ID", required = true, description = "The id printed by retrieve.")
   String retrievalId;
@@ -71,17 +70,20 @@ final class RewardCommand implements Callable<Integer> {
       Ids.require(next, "--next");
     }
     List<String> usedIds = used == null ? null : usedIds(used);
-    try (MemLoop loop = Session.open(engine, false, null)) {
-      RewardResult result = loop.reward(engine.namespace, retrievalId, r, usedIds, next);
+    try (DataAccess data = DataAccess.open(engine, remote, spec, false, null)) {
+      JsonNode result = data.reward(retrievalId, r, usedIds, next);
       PrintWriter out = spec.commandLine().getOut();
       if (engine.json) {
-        out.println(Json.write(Json.reward(result)));
+        out.println(Json.write(result));
       } else {
-        out.printf(Locale.ROOT, "rewarded %s with %s%s: %d memories updated%n", result.retrievalId(), r,
-            next == null ? "" : String.format(Locale.ROOT, " (target %.4f with %s)", result.target(), next),
-            result.changes().size());
-        for (UtilityChange c : result.changes()) {
-          out.printf(Locale.ROOT, "  %s q %.4f -> %.4f (visits %d)%n", c.memoryId(), c.qBefore(), c.qAfter(), c.visits());
+        // the answer names the target only where it differs from the reward (a step towards the next one's value)
+        double target = result.has("target") ? result.path("target").asDouble() : r;
+        JsonNode changes = result.path("updated");
+        out.printf(Locale.ROOT, "rewarded %s with %s%s: %d memories updated%n", result.path("retrievalId").asText(), r,
+            next == null ? "" : String.format(Locale.ROOT, " (target %.4f with %s)", target, next), changes.size());
+        for (JsonNode c : changes) {
+          out.printf(Locale.ROOT, "  %s q %.4f -> %.4f (visits %d)%n", c.path("id").asText(), c.path("qBefore").asDouble(),
+              c.path("qAfter").asDouble(), c.path("visits").asLong());
         }
       }
     }

@@ -136,13 +136,31 @@ final class Session {
     }
     Path dir = Path.of(location);
     if (LuceneStore.exists(dir)) {
-      return LuceneStore.open(dir, options);
+      try {
+        return LuceneStore.open(dir, options);
+      } catch (MemLoopException e) {
+        throw withUrlHint(e);
+      }
     }
     if (dimensionForNew == null) {
       throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, field, field + ": no MemLoop store at "
           + dir.toAbsolutePath().normalize() + " (remember something first, or point " + field + " at an existing store)");
     }
     return LuceneStore.open(dir, dimensionForNew.getAsInt(), options);
+  }
+
+  /**
+   * The store's "in use by another process" failure, telling how to work beside that process: a data command can go
+   * through a running {@code memloop serve} with {@code --url}. Any other failure as it is.
+   */
+  static MemLoopException withUrlHint(MemLoopException e) {
+    String m = String.valueOf(e.getMessage());
+    if (e.reason() != MemLoopException.Reason.STORE_UNAVAILABLE || !m.contains("in use by another process")) {
+      return e;
+    }
+    return new MemLoopException(e.reason(), e.field(), m + "; if it is 'memloop serve', run the command through it:"
+        + " --url http://HOST:PORT (or " + RemoteOptions.URL_ENV + "), with its API key in " + RemoteOptions.KEY_ENV
+        + " or --key-file", e);
   }
 
   /**

@@ -8,6 +8,23 @@ package io.memloop.cli;
 final class Text {
   private Text() {}
 
+  /**
+   * {@code s} as lines to print, each {@link #printable}: its line breaks ({@code \n}, {@code \r\n}) end lines
+   * instead of showing as {@code \}{@code u000a}, so a multi-line experience reads as written; every other control
+   * character (a lone {@code \r}, which would overwrite the line, escape sequences) stays escaped.
+   */
+  static java.util.List<String> lines(String s) {
+    return java.util.Arrays.stream(s.split("\r?\n", -1)).map(Text::printable).toList();
+  }
+
+  /**
+   * {@code s} for a terminal with its line breaks kept ({@link #lines}), every line after the first indented by
+   * {@code indent}.
+   */
+  static String indented(String s, String indent) {
+    return String.join(System.lineSeparator() + indent, lines(s));
+  }
+
   static String printable(String s) {
     StringBuilder out = null;
     for (int i = 0; i < s.length(); i++) {

@@ -38,7 +38,8 @@ class DocsExamplesTest {
   private static final Map<String, String> NOT_RUN = Map.of(
       "MEMLOOP_OPENAI_API_KEY=sk-... ./memloop bench --policy openai --base-url https://api.openai.com",
       "needs OpenAI's service and a key; its options are the served command's",
-      "./memloop serve", "runs until stopped: ServiceDocsTest runs its whole block with bash, curl and python3");
+      "./memloop serve", "runs until stopped: ServiceDocsTest runs its whole block with bash, curl and python3",
+      "MEMLOOP_API_KEY=\"$KEY\" ./memloop", "needs that running server: ServiceDocsTest runs it");
 
   @TempDir Path work;
 

@@ -37,9 +37,9 @@ class McpStdioTest {
       c.initialize();
       assertThat(c.listTools().tools()).hasSize(4);
       CallToolResult remembered = c.callTool(new CallToolRequest("remember_experience",
-          Map.of("task", "clear the build cache", "experience", "rm -rf ~/.cache/bazel", "outcome", "success")));
+          Map.of("intent", "clear the build cache", "experience", "rm -rf ~/.cache/bazel", "outcome", "success")));
       assertThat(remembered.isError()).isFalse();
-      CallToolResult r = c.callTool(new CallToolRequest("retrieve_experiences", Map.of("task", "clear the build cache")));
+      CallToolResult r = c.callTool(new CallToolRequest("retrieve_experiences", Map.of("intent", "clear the build cache")));
       assertThat(((TextContent) r.content().getFirst()).text()).contains("rm -rf ~/.cache/bazel");
       String id = String.valueOf(((Map<?, ?>) r.structuredContent()).get("retrievalId"));
       CallToolResult reported = c.callTool(new CallToolRequest("report_outcome", Map.of("retrievalId", id, "outcome", "success")));

@@ -53,7 +53,11 @@ public final class Json {
     }
   }
 
-  /** A memory without its embedding (384 floats help nobody reading the output). */
+  /**
+   * A memory without its embedding (384 floats help nobody reading the output). {@code parts} follows {@code
+   * experience}: the experiences its text holds, newest first ({@link Memory#parts()}): one for a plain memory,
+   * each attempt of a merged failure note, so that a client need not know the separator.
+   */
   public static Map<String, Object> memory(Memory m) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("id", m.id());
@@ -61,6 +65,7 @@ public final class Json {
     o.put("intentId", m.intentId());
     o.put("intent", m.intentText());
     o.put("experience", m.experience());
+    o.put("parts", m.parts());
     o.put("outcome", m.outcome().name().toLowerCase(java.util.Locale.ROOT));
     o.put("q", m.q());
     o.put("visits", m.visits());

@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The MCP tools: retrieve experiences for a task, report the outcome of a retrieval, remember an
+ * The MCP tools: retrieve experiences for an intent (the task an agent is about to do), report the outcome of a retrieval, remember an
  * experience, read stats. Each tool's description tells an LLM when and how to call it without any other
  * documentation. Tool failures (bad arguments, unknown ids) come back as tool results with {@code isError}
  * and a message naming the argument, so the model can correct itself; nothing is written by a call that fails.
@@ -60,19 +60,20 @@ final class McpTools {
   List<SyncToolSpecification> tools() {
     return List.of(
         tool(RETRIEVE, """
-            Call this FIRST, before you start a task: it returns experiences (what worked or failed before on \
-            similar tasks) ranked by how useful they proved. Read them, use the ones that apply, then do the task. \
+            Call this FIRST, before you start a task: give your intent (the task in a sentence or two) and it \
+            returns experiences (what worked or failed before on similar tasks) ranked by how useful they proved. \
+            Read them, use the ones that apply, then do the task. \
             The result has a retrievalId: keep it and call report_outcome with it when the task is done, so that \
             experiences that helped rank higher next time and misleading ones sink.""",
             """
             {"type": "object", "properties": {
-              "task": {"type": "string", "description": "The task you are about to do, in one or two sentences (what, not how)."},
+              "intent": {"type": "string", "description": "Your intent: the task you are about to do, in one or two sentences (what, not how)."},
               %s
-            }, "required": ["task"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
-            Set.of("task", "namespace"),
+            }, "required": ["intent"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("intent", "namespace"),
             (ns, args) -> {
               ObjectNode body = Json.MAPPER.createObjectNode();
-              copy(args, "task", body, "intent");
+              copy(args, "intent", body, "intent");
               Map<String, Object> r = service.retrieve(ns, body);
               return new Answer(retrievalText(r), r);
             }),
@@ -124,16 +125,16 @@ final class McpTools {
             commands, names; no chit-chat.""",
             """
             {"type": "object", "properties": {
-              "task": {"type": "string", "description": "The task the experience is about, as you would describe it before starting."},
+              "intent": {"type": "string", "description": "The intent the experience is about: the task as you would describe it before starting (the intent you gave retrieve_experiences)."},
               "experience": {"type": "string", "description": "What worked (steps) or what went wrong and what to avoid."},
               "outcome": {"type": "string", "enum": ["success", "failure", "unknown"], "description": "How the task ended."},
               "retrievalId": {"type": "string", "description": "The retrievalId of this task's retrieve_experiences call, if you made one: it links what you did to the experiences you were shown."},
               %s
-            }, "required": ["task", "experience", "outcome"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
-            Set.of("task", "experience", "outcome", "retrievalId", "namespace"),
+            }, "required": ["intent", "experience", "outcome"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("intent", "experience", "outcome", "retrievalId", "namespace"),
             (ns, args) -> {
               ObjectNode body = Json.MAPPER.createObjectNode();
-              copy(args, "task", body, "intent");
+              copy(args, "intent", body, "intent");
               copy(args, "experience", body, "experience");
               copy(args, "outcome", body, "outcome");
               copy(args, "retrievalId", body, "retrievalId");
@@ -168,8 +169,11 @@ final class McpTools {
           long start = System.nanoTime();
           int status = 200;
           try {
-            ObjectNode args = Requests.object(
-                Json.MAPPER.valueToTree(request.arguments() == null ? Map.of() : request.arguments()), "arguments", allowed);
+            JsonNode given = Json.MAPPER.valueToTree(request.arguments() == null ? Map.of() : request.arguments());
+            if (allowed.contains("intent") && given.has("task")) { // a client that cached the tools' old schema
+              throw MemLoopException.invalid("task", "this argument is now called intent (the task you are about to do)");
+            }
+            ObjectNode args = Requests.object(given, "arguments", allowed);
             String ns = namespace(exchange, args);
             Answer a = call.apply(ns, args);
             return CallToolResult.builder().content(List.of(new TextContent(a.text()))).structuredContent(a.structured())
@@ -241,8 +245,9 @@ final class McpTools {
         continue;
       }
       sb.append(i++).append(". [").append(m.get("id")).append(", ").append(m.get("outcome")).append(", utility ")
-          .append(String.format(Locale.ROOT, "%.2f", ((Number) m.get("q")).doubleValue())).append("] task: ")
-          .append(m.get("intent")).append("\n   ").append(m.get("experience")).append('\n');
+          .append(String.format(Locale.ROOT, "%.2f", ((Number) m.get("q")).doubleValue())).append("] intent: ")
+          .append(m.get("intent")).append("\n   ")
+          .append(String.valueOf(m.get("experience")).replace("\n", "\n   ")).append('\n');
     }
     sb.append("When done, call report_outcome with retrievalId ").append(r.get("retrievalId")).append('.');
     return sb.toString();

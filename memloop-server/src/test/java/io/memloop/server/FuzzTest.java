@@ -289,7 +289,7 @@ class FuzzTest {
         boolean other = random.nextBoolean();
         key = other ? s.keys.get(random.nextBoolean() ? "b" : "ops") : key;
         headers.put("Mcp-Session-Id", other ? ctx.session() : "no-such-" + random.nextInt(1000));
-        raw = method.equals("POST") ? "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"remember_experience\",\"arguments\":{\"task\":\"t\",\"experience\":\"e\",\"outcome\":\"success\"}}}".getBytes(StandardCharsets.UTF_8) : new byte[0];
+        raw = method.equals("POST") ? "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"remember_experience\",\"arguments\":{\"intent\":\"t\",\"experience\":\"e\",\"outcome\":\"success\"}}}".getBytes(StandardCharsets.UTF_8) : new byte[0];
       }
       case 25 -> {
         name = "mcp without a key, or refused by the transport";

@@ -62,7 +62,7 @@ class McpServerTest {
       assertThat(names).containsExactlyInAnyOrder(McpTools.RETRIEVE, McpTools.REPORT, McpTools.REMEMBER, McpTools.STATS);
       c.listTools().tools().forEach(t -> assertThat(t.description()).hasSizeGreaterThan(80));
 
-      CallToolResult first = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("task", "rotate the TLS certificate of the api")));
+      CallToolResult first = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("intent", "rotate the TLS certificate of the api")));
       assertThat(first.isError()).isFalse();
       assertThat(text(first)).contains("No stored experience");
       String retrievalId = String.valueOf(((Map<?, ?>) first.structuredContent()).get("retrievalId"));
@@ -71,11 +71,11 @@ class McpServerTest {
       assertThat(reported.isError()).as(text(reported)).isFalse();
 
       CallToolResult remembered = c.callTool(new CallToolRequest(McpTools.REMEMBER, Map.of(
-          "task", "rotate the TLS certificate of the api", "experience", "certbot renew --cert-name api; reload nginx",
+          "intent", "rotate the TLS certificate of the api", "experience", "certbot renew --cert-name api; reload nginx",
           "outcome", "success")));
       assertThat(remembered.isError()).as(text(remembered)).isFalse();
 
-      CallToolResult second = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("task", "rotate the TLS certificate of the api")));
+      CallToolResult second = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("intent", "rotate the TLS certificate of the api")));
       assertThat(text(second)).contains("certbot renew --cert-name api");
       String id2 = String.valueOf(((Map<?, ?>) second.structuredContent()).get("retrievalId"));
       CallToolResult failed = c.callTool(new CallToolRequest(McpTools.REPORT, Map.of("retrievalId", id2, "reward", -1)));
@@ -88,16 +88,48 @@ class McpServerTest {
   }
 
   @Test
+  void theToolsTakeTheIntent_andRefuseTheOldTaskArgumentByName() {
+    try (McpSyncClient c = client("a")) {
+      c.initialize();
+      for (Tool t : c.listTools().tools()) {
+        if (t.name().equals(McpTools.RETRIEVE) || t.name().equals(McpTools.REMEMBER)) {
+          assertThat(((Map<?, ?>) t.inputSchema().get("properties")).keySet().stream().map(String::valueOf).toList()).as(t.name()).contains("intent").doesNotContain("task");
+          assertThat(String.valueOf(t.inputSchema().get("required"))).as(t.name()).contains("intent");
+        }
+      }
+      CallToolResult old = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("task", "restart nginx")));
+      assertThat(old.isError()).isTrue();
+      assertThat(text(old)).contains("task").contains("intent");
+    }
+    assertThat(s.loop.store().namespaces()).doesNotContain("team-a");
+  }
+
+  @Test
+  void aMergedFailureNote_comesBackWithItsAttemptsAsParts() {
+    try (McpSyncClient c = client("a")) {
+      c.initialize();
+      c.callTool(new CallToolRequest(McpTools.REMEMBER, Map.of(
+          "intent", "rotate the TLS certificate of the api", "experience", "renewed with the wrong name", "outcome", "failure")));
+      CallToolResult merged = c.callTool(new CallToolRequest(McpTools.REMEMBER, Map.of(
+          "intent", "rotate the TLS certificate of the api", "experience", "forgot to reload nginx", "outcome", "failure")));
+      assertThat(merged.isError()).as(text(merged)).isFalse();
+      Map<?, ?> memory = (Map<?, ?>) merged.structuredContent();
+      assertThat(memory.get("parts")).isEqualTo(List.of("forgot to reload nginx", "renewed with the wrong name"));
+      assertThat(List.copyOf(memory.keySet()).subList(4, 7)).isEqualTo(List.of("experience", "parts", "outcome"));
+    }
+  }
+
+  @Test
   void badArgumentsComeBackAsToolErrorsNamingTheArgument() {
     try (McpSyncClient c = client("a")) {
       c.initialize();
       CallToolResult r = c.callTool(new CallToolRequest(McpTools.REPORT, Map.of("retrievalId", "r404", "outcome", "great")));
       assertThat(r.isError()).isTrue();
       assertThat(text(r)).contains("outcome"); // the SDK checks the input schema first, naming the argument
-      r = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("task", "x", "limit", 3)));
+      r = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("intent", "x", "limit", 3)));
       assertThat(r.isError()).isTrue();
       assertThat(text(r)).contains("limit");
-      r = c.callTool(new CallToolRequest(McpTools.REMEMBER, Map.of("task", "x", "experience", "y", "outcome", "success", "namespace", "team-b")));
+      r = c.callTool(new CallToolRequest(McpTools.REMEMBER, Map.of("intent", "x", "experience", "y", "outcome", "success", "namespace", "team-b")));
       assertThat(r.isError()).isTrue();
       assertThat(text(r)).contains("no namespace 'team-b'");
       r = c.callTool(new CallToolRequest(McpTools.REPORT, Map.of("retrievalId", "r404", "reward", 1)));

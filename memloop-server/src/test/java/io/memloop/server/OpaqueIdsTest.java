@@ -94,7 +94,7 @@ class OpaqueIdsTest {
       RawHttp.Answer a = RawHttp.send(s.server.port(), "POST", "/mcp", Map.of("Authorization", "Bearer " + s.keys.get("a"),
           "Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Mcp-Session-Id", session),
           ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"retrieve_experiences\","
-              + "\"arguments\":{\"task\":\"restart nginx\"}}}").getBytes(java.nio.charset.StandardCharsets.UTF_8), java.time.Duration.ofSeconds(20));
+              + "\"arguments\":{\"intent\":\"restart nginx\"}}}").getBytes(java.nio.charset.StandardCharsets.UTF_8), java.time.Duration.ofSeconds(20));
       assertThat(a.body()).containsPattern("retrievalId: r_[A-Za-z0-9_-]{22}").containsPattern("\\[m_[A-Za-z0-9_-]{22}, success")
           .doesNotContainPattern("\\b[mr][0-9]+\\b");
     }

@@ -68,6 +68,19 @@ class ServerApiTest {
   }
 
   @Test
+  void everyMemoryCarriesItsParts_aMergedFailureNoteItsAttemptsNewestFirst() {
+    var plain = s.post(NS + "/memories", "a", "{\"intent\":\"restart nginx\",\"experience\":\"systemctl restart nginx\",\"outcome\":\"success\"}");
+    assertThat(plain.json().get("parts").toString()).isEqualTo("[\"systemctl restart nginx\"]");
+    s.post(NS + "/memories", "a", "{\"intent\":\"rotate the api key\",\"experience\":\"edited the wrong vault\",\"outcome\":\"failure\"}");
+    var merged = s.post(NS + "/memories", "a", "{\"intent\":\"rotate the api key\",\"experience\":\"line one\\nline two\",\"outcome\":\"failure\"}");
+    assertThat(merged.json().get("parts").toString()).isEqualTo("[\"line one\\nline two\",\"edited the wrong vault\"]");
+    List<String> fields = new ArrayList<>();
+    s.get(NS + "/memories/" + merged.json().get("id").asText(), "a").json().fieldNames().forEachRemaining(fields::add);
+    assertThat(fields).containsExactly("id", "namespace", "intentId", "intent", "experience", "parts", "outcome", "q", "visits",
+        "createdAt", "updatedAt");
+  }
+
+  @Test
   void aMultiStepEpisodeRewardsEachStepTowardsTheNextStepsValue() {
     assertThat(s.send("PUT", NS + "/config", "a", "{\"preset\":\"memrl\",\"knobs\":{\"gamma\":0.5}}").status()).isEqualTo(200);
     s.post(NS + "/memories", "a", "{\"intent\":\"open the billing console\",\"experience\":\"log in as admin\",\"outcome\":\"success\"}");

@@ -191,7 +191,7 @@ class TrustBoundaryTest {
       }
       String session = initialize(s, "a");
       RawHttp.Answer tool = raw(s, "POST", "/mcp", "a", mcpHeaders(session), "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\","
-          + "\"params\":{\"name\":\"retrieve_experiences\",\"arguments\":{\"task\":\"" + escaped + "\"}}}");
+          + "\"params\":{\"name\":\"retrieve_experiences\",\"arguments\":{\"intent\":\"" + escaped + "\"}}}");
       assertThat(tool.status()).isEqualTo(200);
       assertThat(tool.body()).contains("\"isError\":true").contains("intent:");
       assertThat(s.loop.stats("team-a").memories()).isZero();
