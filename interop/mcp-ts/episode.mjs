@@ -18,7 +18,7 @@ await client.connect(new StreamableHTTPClientTransport(new URL(url), {
   requestInit: { headers: { Authorization: "Bearer " + key } },
 }));
 const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-const expected = ["memory_stats", "remember_experience", "report_outcome", "retrieve_experiences"];
+const expected = ["edit_memory", "end_episode", "memory_stats", "remember_experience", "report_outcome", "retrieve_experiences", "search_memories"];
 if (JSON.stringify(tools) !== JSON.stringify(expected)) fail("tools " + tools);
 
 const intent = "purge the CDN cache of the landing page";

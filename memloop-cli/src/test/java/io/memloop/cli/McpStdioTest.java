@@ -35,7 +35,7 @@ class McpStdioTest {
         .requestTimeout(Duration.ofSeconds(60)).build();
     try {
       c.initialize();
-      assertThat(c.listTools().tools()).hasSize(4);
+      assertThat(c.listTools().tools()).hasSize(7);
       CallToolResult remembered = c.callTool(new CallToolRequest("remember_experience",
           Map.of("intent", "clear the build cache", "experience", "rm -rf ~/.cache/bazel", "outcome", "success")));
       assertThat(remembered.isError()).isFalse();

@@ -106,6 +106,25 @@ class RemoteCliTest {
     shown.add(normalise(stats.out().substring(stats.out().indexOf('\n') + 1), ids)); // the first line names the store
     JsonNode statsJson = cli.apply(new String[] {"stats", "--json"}).json();
     shown.add(normalise(statsJson.get("namespaces").toString() + statsJson.get("config"), ids));
+    Result edited = cli.apply(new String[] {"edit", "--memory", memory, "--experience", "kubectl -n staging rollout restart deploy/billing"});
+    assertThat(edited.code()).as(edited.err()).isZero();
+    shown.add(normalise(edited.out(), ids));
+    Result found = cli.apply(new String[] {"search", "--text", "STAGING Rollout", "--json"});
+    assertThat(found.code()).as(found.err()).isZero();
+    assertThat(found.json().get("total").asLong()).isEqualTo(1);
+    shown.add(normalise(withoutTimes(found.json()).toString(), ids));
+    Result first2 = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "2"});
+    assertThat(first2.code()).as(first2.err()).isZero();
+    shown.add(normalise(first2.out().replaceAll("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z", "<time>").replaceAll("--after \\S+", "--after <cursor>"), ids));
+    String cursor = first2.out().lines().filter(l -> l.startsWith("next page: --after ")).findFirst().orElseThrow()
+        .substring("next page: --after ".length());
+    Result rest = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "2", "--after", cursor, "--json"});
+    assertThat(rest.code()).as(rest.err()).isZero();
+    assertThat(rest.json().get("memories")).hasSize(1);
+    shown.add(normalise(withoutTimes(rest.json()).toString(), ids));
+    Result badFilter = cli.apply(new String[] {"list", "--min-q", "1", "--max-q", "0"});
+    assertThat(badFilter.code()).isEqualTo(2);
+    shown.add(badFilter.err());
     shown.add(normalise(cli.apply(new String[] {"forget", "--memory", memory}).out(), ids));
     shown.add(normalise(cli.apply(new String[] {"forget", "--memory", memory, "--json"}).err(), ids));
     return shown;

@@ -36,6 +36,9 @@ final class McpTools {
   static final String REPORT = "report_outcome";
   static final String REMEMBER = "remember_experience";
   static final String STATS = "memory_stats";
+  static final String END = "end_episode";
+  static final String SEARCH = "search_memories";
+  static final String EDIT = "edit_memory";
 
   private static final String NAMESPACE_PROPERTY = """
       "namespace": {"type": "string", "description": "Memory namespace (tenant). Omit it when your access covers a single namespace."}""";
@@ -103,15 +106,7 @@ final class McpTools {
                 throw MemLoopException.invalid("outcome", "give exactly one of outcome (\"success\" or \"failure\") and reward");
               }
               if (hasOutcome) {
-                JsonNode o = args.get("outcome");
-                MemLoopConfig config = service.engine().plannedConfig(ns);
-                String s = o.isTextual() ? o.textValue().toLowerCase(Locale.ROOT) : "";
-                double reward = switch (s) {
-                  case "success" -> config.rewardMax();
-                  case "failure" -> config.rewardMin();
-                  default -> throw MemLoopException.invalid("outcome", "must be \"success\" or \"failure\"");
-                };
-                body.put("reward", reward);
+                body.put("reward", rewardOf(ns, args.get("outcome")));
               } else {
                 copy(args, "reward", body, "reward");
               }
@@ -152,7 +147,116 @@ final class McpTools {
             (ns, args) -> {
               Map<String, Object> s = service.stats(ns);
               return new Answer(Json.write(s), s);
+            }),
+        tool(END, """
+            Call this once when a task you retrieved experiences for is finished, instead of report_outcome followed \
+            by remember_experience: it reports whether the task succeeded and stores what you learned, in one call. \
+            Pass the retrievalId from retrieve_experiences, outcome "success" or "failure", your intent (as you gave \
+            it to retrieve_experiences) and the experience: for a success, the short procedure that worked; for a \
+            failure, what went wrong and what to avoid.""",
+            """
+            {"type": "object", "properties": {
+              "retrievalId": {"type": "string", "description": "The retrievalId from retrieve_experiences."},
+              "outcome": {"type": "string", "enum": ["success", "failure"], "description": "How the task ended."},
+              "reward": {"type": "number", "description": "A reward in the namespace's range instead of the one outcome gives (optional)."},
+              "intent": {"type": "string", "description": "The intent you gave retrieve_experiences: the task, in one or two sentences."},
+              "experience": {"type": "string", "description": "What worked (steps) or what went wrong and what to avoid."},
+              "usedMemoryIds": {"type": "array", "items": {"type": "string"}, "description": "Ids of the experiences you actually used (optional)."},
+              "nextRetrievalId": {"type": "string", "description": "For one step of a multi-step task: the retrievalId of the task's next step (optional)."},
+              %s
+            }, "required": ["retrievalId", "outcome", "intent", "experience"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("retrievalId", "outcome", "reward", "intent", "experience", "usedMemoryIds", "nextRetrievalId", "namespace"),
+            (ns, args) -> {
+              ObjectNode body = Json.MAPPER.createObjectNode();
+              copy(args, "retrievalId", body, "retrievalId");
+              copy(args, "usedMemoryIds", body, "usedMemoryIds");
+              copy(args, "nextRetrievalId", body, "nextRetrievalId");
+              copy(args, "intent", body, "intent");
+              copy(args, "experience", body, "experience");
+              JsonNode outcome = args.get("outcome");
+              if (outcome == null || outcome.isNull()) {
+                throw MemLoopException.invalid("outcome", "is required: \"success\" or \"failure\"");
+              }
+              double fromOutcome = rewardOf(ns, outcome);
+              if (args.hasNonNull("reward")) {
+                copy(args, "reward", body, "reward");
+              } else {
+                body.put("reward", fromOutcome);
+              }
+              body.put("outcome", outcome.textValue().toLowerCase(Locale.ROOT));
+              Map<String, Object> r = service.endEpisode(ns, body);
+              @SuppressWarnings("unchecked")
+              Map<String, Object> memory = (Map<String, Object>) r.get("memory");
+              return new Answer("Recorded the outcome and remembered the experience as " + memory.get("id") + ".", r);
+            }),
+        tool(SEARCH, """
+            Lists stored experiences: every one whose intent or text holds all the words of text (any case), \
+            optionally only successes or failures, or a range of learned utility q, sorted as asked, a page at a \
+            time (pass the answer's next as after for the next page). Use it to review or clean up what is stored; \
+            before a task, call retrieve_experiences instead.""",
+            """
+            {"type": "object", "properties": {
+              "text": {"type": "string", "description": "Words that must all occur in the experience or its intent (optional)."},
+              "outcome": {"type": "string", "enum": ["success", "failure", "unknown"], "description": "Only experiences of this outcome (optional)."},
+              "minQ": {"type": "number", "description": "Lowest learned utility (optional)."},
+              "maxQ": {"type": "number", "description": "Highest learned utility (optional)."},
+              "sort": {"type": "string", "enum": ["created", "updated", "q", "visits"], "description": "Sort key (default created)."},
+              "order": {"type": "string", "enum": ["asc", "desc"], "description": "Sort direction (default asc)."},
+              "limit": {"type": "integer", "minimum": 1, "maximum": 100, "description": "Page size (default 10)."},
+              "after": {"type": "string", "description": "The next value of the previous page."},
+              %s
+            }, "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("text", "outcome", "minQ", "maxQ", "sort", "order", "limit", "after", "namespace"),
+            (ns, args) -> {
+              Map<String, List<String>> parameters = new java.util.LinkedHashMap<>();
+              parameters.put("limit", List.of("10"));
+              for (String name : List.of("text", "outcome", "minQ", "maxQ", "sort", "order", "limit", "after")) {
+                JsonNode v = args.get(name);
+                if (v == null || v.isNull()) {
+                  continue;
+                }
+                if (name.equals("limit") && (!v.canConvertToInt() || v.asInt() < 1 || v.asInt() > 100 || !v.isIntegralNumber())) {
+                  throw MemLoopException.invalid("limit", "must be an integer from 1 to 100");
+                }
+                if (!(v.isTextual() || v.isNumber())) {
+                  throw MemLoopException.invalid(name, "must be a " + (name.endsWith("Q") ? "number" : "string") + ", got " + Requests.kind(v));
+                }
+                parameters.put(name, List.of(v.asText()));
+              }
+              Map<String, Object> page = service.list(ns, parameters);
+              return new Answer(Json.write(page), page);
+            }),
+        tool(EDIT, """
+            Replaces the text of a stored experience (by its id, from retrieve_experiences or search_memories) \
+            when it is wrong, outdated or unclear. It keeps its learned utility and history.""",
+            """
+            {"type": "object", "properties": {
+              "memoryId": {"type": "string", "description": "The experience's id."},
+              "experience": {"type": "string", "description": "The corrected experience text."},
+              %s
+            }, "required": ["memoryId", "experience"], "additionalProperties": false}""".formatted(NAMESPACE_PROPERTY),
+            Set.of("memoryId", "experience", "namespace"),
+            (ns, args) -> {
+              JsonNode id = args.get("memoryId");
+              if (id == null || !id.isTextual()) {
+                throw MemLoopException.invalid("memoryId", "is required: the experience's id");
+              }
+              ObjectNode body = Json.MAPPER.createObjectNode();
+              copy(args, "experience", body, "experience");
+              Map<String, Object> m = service.edit(ns, id.textValue(), body);
+              return new Answer("Edited " + m.get("id") + ".", m);
             }));
+  }
+
+  /** The reward an outcome stands for in {@code ns}: the top of its reward range for a success, the bottom for a failure. */
+  private double rewardOf(String ns, JsonNode outcome) {
+    MemLoopConfig config = service.engine().plannedConfig(ns);
+    String s = outcome.isTextual() ? outcome.textValue().toLowerCase(Locale.ROOT) : "";
+    return switch (s) {
+      case "success" -> config.rewardMax();
+      case "failure" -> config.rewardMin();
+      default -> throw MemLoopException.invalid("outcome", "must be \"success\" or \"failure\"");
+    };
   }
 
   private record Answer(String text, Map<String, Object> structured) {}

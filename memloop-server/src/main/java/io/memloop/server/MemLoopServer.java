@@ -197,8 +197,8 @@ public final class MemLoopServer implements AutoCloseable {
 
   static final String MCP_INSTRUCTIONS = """
       MemLoop is an experience memory that learns which experiences help. Before a task, call \
-      retrieve_experiences with your intent (the task, in a sentence); after it, call report_outcome with the retrievalId and whether it \
-      succeeded, then remember_experience with what worked or what went wrong.""";
+      retrieve_experiences with your intent (the task, in a sentence); after it, call end_episode with the retrievalId, whether it \
+      succeeded and what worked or what went wrong (or report_outcome, then remember_experience).""";
 
   /**
    * Starts serving {@code loop} with {@code keys}.

@@ -59,7 +59,8 @@ class McpServerTest {
     try (McpSyncClient c = client("a")) {
       c.initialize();
       List<String> names = c.listTools().tools().stream().map(Tool::name).toList();
-      assertThat(names).containsExactlyInAnyOrder(McpTools.RETRIEVE, McpTools.REPORT, McpTools.REMEMBER, McpTools.STATS);
+      assertThat(names).containsExactlyInAnyOrder(McpTools.RETRIEVE, McpTools.REPORT, McpTools.REMEMBER, McpTools.STATS,
+          McpTools.END, McpTools.SEARCH, McpTools.EDIT);
       c.listTools().tools().forEach(t -> assertThat(t.description()).hasSizeGreaterThan(80));
 
       CallToolResult first = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("intent", "rotate the TLS certificate of the api")));
@@ -84,6 +85,46 @@ class McpServerTest {
       assertThat(s.loop.stats("team-a").totalVisits()).isEqualTo(1);
       CallToolResult stats = c.callTool(new CallToolRequest(McpTools.STATS, Map.of()));
       assertThat(text(stats)).contains("\"memories\":1");
+    }
+  }
+
+  @Test
+  void endEpisode_searchAndEdit_throughTheTools() {
+    try (McpSyncClient c = client("a")) {
+      c.initialize();
+      CallToolResult first = c.callTool(new CallToolRequest(McpTools.RETRIEVE, Map.of("intent", "renew the staging certificate")));
+      String retrievalId = String.valueOf(((Map<?, ?>) first.structuredContent()).get("retrievalId"));
+      CallToolResult missing = c.callTool(new CallToolRequest(McpTools.END, Map.of("retrievalId", retrievalId,
+          "intent", "renew the staging certificate", "experience", "certbot renew")));
+      assertThat(missing.isError()).isTrue();
+      assertThat(text(missing)).contains("outcome");
+      assertThat(s.loop.stats("team-a").memories()).isZero();
+
+      CallToolResult ended = c.callTool(new CallToolRequest(McpTools.END, Map.of("retrievalId", retrievalId, "outcome", "success",
+          "intent", "renew the staging certificate", "experience", "certbot renew --cert-name staging")));
+      assertThat(ended.isError()).as(text(ended)).isFalse();
+      Map<?, ?> memory = (Map<?, ?>) ((Map<?, ?>) ended.structuredContent()).get("memory");
+      assertThat(memory.get("outcome")).isEqualTo("success");
+      String memoryId = String.valueOf(memory.get("id"));
+      assertThat(s.loop.stats("team-a").memories()).isEqualTo(1);
+      CallToolResult again = c.callTool(new CallToolRequest(McpTools.END, Map.of("retrievalId", retrievalId, "outcome", "failure",
+          "intent", "renew the staging certificate", "experience", "something else")));
+      assertThat(again.isError()).isTrue();
+      assertThat(s.loop.stats("team-a").memories()).isEqualTo(1);
+
+      CallToolResult found = c.callTool(new CallToolRequest(McpTools.SEARCH, Map.of("text", "CERTBOT staging", "outcome", "success")));
+      assertThat(found.isError()).as(text(found)).isFalse();
+      assertThat(((Map<?, ?>) found.structuredContent()).get("total")).isEqualTo(1);
+      CallToolResult badLimit = c.callTool(new CallToolRequest(McpTools.SEARCH, Map.of("limit", 1000)));
+      assertThat(badLimit.isError()).isTrue();
+      assertThat(text(badLimit)).contains("limit");
+
+      CallToolResult edited = c.callTool(new CallToolRequest(McpTools.EDIT, Map.of("memoryId", memoryId,
+          "experience", "certbot renew --cert-name staging && systemctl reload nginx")));
+      assertThat(edited.isError()).as(text(edited)).isFalse();
+      assertThat(s.loop.list("team-a", io.memloop.MemoryQuery.all(10)).memories().getFirst().experience())
+          .isEqualTo("certbot renew --cert-name staging && systemctl reload nginx");
+      assertThat(c.callTool(new CallToolRequest(McpTools.EDIT, Map.of("memoryId", "m_nothing", "experience", "x"))).isError()).isTrue();
     }
   }
 
