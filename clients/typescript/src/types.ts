@@ -89,7 +89,8 @@ export interface Stats {
   minQ: number;
   maxQ: number;
   totalVisits: number;
-  model: EmbeddingModel;
+  /** The model the store's vectors were made with; null while the store records none (opened without an embedder). */
+  model: EmbeddingModel | null;
 }
 
 /** A namespace's configuration. */

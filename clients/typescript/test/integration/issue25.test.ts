@@ -155,6 +155,7 @@ describe("live server: stats name the embedding model", () => {
     const c = fresh("model");
     const stats = await c.stats();
     conforms(stats, "Stats");
+    assert.ok(stats.model !== null, "a served store records its model");
     assert.equal(typeof stats.model.id, "string");
     assert.ok(stats.model.id.length > 0);
     assert.ok(Number.isInteger(stats.model.dimension) && stats.model.dimension > 0);

@@ -140,7 +140,7 @@ describe("requests", () => {
       { status: 200, body: { openapi: "3.1.0" } },
       { status: 200, body: "# HELP x\nx 1\n", headers: { "Content-Type": "text/plain" } },
     );
-    assert.equal((await c.stats()).model.id, "hashing");
+    assert.equal((await c.stats()).model?.id, "hashing");
     assert.equal((await c.config()).recorded, false);
     assert.deepEqual((await c.configure({ preset: "memrl", knobs: { k1: 10 } })).knobs, { k1: "10" });
     assert.deepEqual(await c.namespaces(), ["team-a"]);
