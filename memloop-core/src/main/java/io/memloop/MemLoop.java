@@ -616,8 +616,7 @@ public final class MemLoop implements AutoCloseable {
     // before the delete, so that a configuration conflict refuses the call instead of failing it half done
     MemLoopConfig config = events == io.memloop.events.EventSink.NONE ? null : config(namespace);
     if (!store.delete(namespace, memoryId)) {
-      throw new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
-          "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'");
+      throw noSuchMemory(namespace, memoryId);
     }
     Instant now = clock.instant();
     if (config != null) {
@@ -642,13 +641,18 @@ public final class MemLoop implements AutoCloseable {
     // as forget: the configuration comes before the namespace's first event, resolved before the write
     MemLoopConfig config = events == io.memloop.events.EventSink.NONE ? null : config(namespace);
     Instant now = clock.instant();
-    Memory edited = store.updateExperience(namespace, memoryId, experience, now).orElseThrow(() -> new MemLoopException(
-        MemLoopException.Reason.NOT_FOUND, "memoryId", "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'"));
+    Memory edited = store.updateExperience(namespace, memoryId, experience, now)
+        .orElseThrow(() -> noSuchMemory(namespace, memoryId));
     if (config != null) {
       reportConfig(namespace, config, now);
     }
     events.edited(namespace, now, edited);
     return edited;
+  }
+
+  private static MemLoopException noSuchMemory(String namespace, String memoryId) {
+    return new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
+        "memoryId: no memory '" + memoryId + "' in namespace '" + namespace + "'");
   }
 
   /**
