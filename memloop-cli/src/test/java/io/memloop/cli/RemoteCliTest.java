@@ -113,12 +113,12 @@ class RemoteCliTest {
     assertThat(found.code()).as(found.err()).isZero();
     assertThat(found.json().get("total").asLong()).isEqualTo(1);
     shown.add(normalise(withoutTimes(found.json()).toString(), ids));
-    Result first2 = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "2"});
+    Result first2 = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "1"});
     assertThat(first2.code()).as(first2.err()).isZero();
     shown.add(normalise(first2.out().replaceAll("\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z", "<time>").replaceAll("--after \\S+", "--after <cursor>"), ids));
     String cursor = first2.out().lines().filter(l -> l.startsWith("next page: --after ")).findFirst().orElseThrow()
         .substring("next page: --after ".length());
-    Result rest = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "2", "--after", cursor, "--json"});
+    Result rest = cli.apply(new String[] {"list", "--sort", "q", "--desc", "--limit", "1", "--after", cursor, "--json"});
     assertThat(rest.code()).as(rest.err()).isZero();
     assertThat(rest.json().get("memories")).hasSize(1);
     shown.add(normalise(withoutTimes(rest.json()).toString(), ids));
@@ -174,7 +174,7 @@ class RemoteCliTest {
   void theServersIdsAreOpaque_andStatsNamesTheServer() {
     Result m = remote("remember", "--intent", "restart nginx", "--experience", "systemctl restart nginx", "--outcome", "success");
     assertThat(m.out()).matches("remembered m_[A-Za-z0-9_-]+ \\(intent group i_[A-Za-z0-9_-]+, q=0\\.000\\)\\R");
-    assertThat(remote("stats").out()).startsWith("store " + url.replaceAll("/$", "") + "\n");
+    assertThat(remote("stats").out()).startsWith("store " + url.replaceAll("/$", "") + " (384-d), embedding model hashing-v1-384\n");
     Result all = remote("stats", "--all", "--json");
     assertThat(all.json().get("namespaces")).hasSize(1);
     assertThat(all.json().get("store").asText()).isEqualTo(url.replaceAll("/$", ""));

@@ -72,7 +72,7 @@ class ServiceDocsTest {
     // ids are opaque tokens (r_..., m_...), read from the previous answer as the README shows
     assertThat(out).containsPattern("\"retrievalId\":\"r_[A-Za-z0-9_-]{22}\"").containsPattern("\"updated\":\\[\\{\"id\":\"m_[A-Za-z0-9_-]{22}\"");
     assertThat(out).contains("round 1:").contains("round 5:");
-    assertThat(out).as("the CLI through the server").containsPattern("store http://localhost:" + port + "\\R"
+    assertThat(out).as("the CLI through the server").containsPattern("store http://localhost:" + port + " \\(384-d\\), embedding model all-minilm-l6-v2-q\\R"
         + "namespace team-a: \\d+ memories");
     assertThat(out).doesNotContain("\"error\"");
     assertThat(Files.exists(work.resolve("memloop-keys.json"))).isTrue();
