@@ -74,7 +74,27 @@ public record MemoryQuery(
     /** Learned utility. */
     Q,
     /** Number of rewards that updated Q. */
-    VISITS
+    VISITS;
+
+    /** The name clients use ({@code created}, {@code updated}, {@code q}, {@code visits}). */
+    public String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
+     * The sort a client named by its {@link #label()}.
+     *
+     * @throws MemLoopException INVALID_ARGUMENT naming {@code field} for any other name
+     */
+    public static Sort parse(String name, String field) {
+      for (Sort s : values()) {
+        if (s.label().equals(name)) {
+          return s;
+        }
+      }
+      throw MemLoopException.invalid(field, "must be created, updated, q or visits, got '"
+          + (name.length() <= 120 ? name : name.substring(0, 120) + "...").replaceAll("\\p{Cntrl}", "?") + "'");
+    }
   }
 
   /** Validates every field, naming the field at fault (INVALID_ARGUMENT). */

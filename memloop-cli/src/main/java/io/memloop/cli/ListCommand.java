@@ -89,13 +89,7 @@ final class ListCommand implements Callable<Integer> {
 
   MemoryQuery query() {
     MemoryQuery.Builder q = MemoryQuery.builder().limit(limit).text(text).descending(descending)
-        .sort(switch (sort.toLowerCase(Locale.ROOT)) {
-          case "created" -> MemoryQuery.Sort.CREATED;
-          case "updated" -> MemoryQuery.Sort.UPDATED;
-          case "q" -> MemoryQuery.Sort.Q;
-          case "visits" -> MemoryQuery.Sort.VISITS;
-          default -> throw MemLoopException.invalid("--sort", "must be created, updated, q or visits, got '" + Text.printable(sort) + "'");
-        });
+        .sort(MemoryQuery.Sort.parse(sort.toLowerCase(Locale.ROOT), "--sort"));
     if (outcomes != null) {
       EnumSet<Outcome> set = EnumSet.noneOf(Outcome.class);
       for (String o : outcomes) {

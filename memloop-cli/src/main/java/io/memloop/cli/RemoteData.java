@@ -86,7 +86,7 @@ final class RemoteData implements DataAccess {
     if (query.updatedTo() != null) {
       p.put("updatedTo", query.updatedTo().toString());
     }
-    p.put("sort", query.sort().name().toLowerCase(java.util.Locale.ROOT));
+    p.put("sort", query.sort().label());
     p.put("order", query.descending() ? "desc" : "asc");
     return client.list(ns, p);
   }

@@ -184,13 +184,7 @@ final class Service {
     q.updatedTo(Requests.instantParam(p.apply("updatedTo"), "updatedTo"));
     String sort = p.apply("sort");
     if (sort != null) {
-      q.sort(switch (sort) {
-        case "created" -> MemoryQuery.Sort.CREATED;
-        case "updated" -> MemoryQuery.Sort.UPDATED;
-        case "q" -> MemoryQuery.Sort.Q;
-        case "visits" -> MemoryQuery.Sort.VISITS;
-        default -> throw MemLoopException.invalid("sort", "must be created, updated, q or visits, got '" + Requests.abbreviate(sort) + "'");
-      });
+      q.sort(MemoryQuery.Sort.parse(sort, "sort"));
     }
     String order = p.apply("order");
     if (order != null) {

@@ -67,8 +67,7 @@ final class Editor {
         ReentrantLock stripe = state.stripes.of(slot);
         stripe.lock();
         try {
-          byte[] logged = blob;
-          lsn = wal.append(new WalRecord.Edit(seq, ns.name, now, logged)::encode);
+          lsn = wal.append(new WalRecord.Edit(seq, ns.name, now, blob)::encode);
           q = state.memories.q(slot);
           visits = state.memories.visits(slot);
           state.memories.setUtility(slot, q, visits, now);
