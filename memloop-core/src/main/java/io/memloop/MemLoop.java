@@ -1,6 +1,8 @@
 package io.memloop;
 
 import io.memloop.embed.Embedder;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
@@ -8,7 +10,6 @@ import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
 import io.memloop.store.StoreCounts;
-import io.memloop.store.TaskNote;
 import io.memloop.store.UtilityUpdate;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -223,7 +224,8 @@ public final class MemLoop implements AutoCloseable {
     RetrievalRecord record =
         store.saveRetrieval(
             new RetrievalRecordDraft(
-                namespace, now, now.plus(config.retrievalTtl()), selection.candidates(), selection.note()));
+                namespace, now, now.plus(config.retrievalTtl()), selection.candidates(),
+                selection.note().into(Annotations.EMPTY)));
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
@@ -342,7 +344,7 @@ public final class MemLoop implements AutoCloseable {
             });
     return switch (outcome) {
       case RewardOutcome.Applied a -> {
-        if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !a.retrieval().task().isNone()) {
+        if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !TaskNote.of(a.retrieval().annotations()).isNone()) {
           taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
         }
         RewardResult result = new RewardResult(retrievalId, reward, a.changes(), target);
@@ -544,7 +546,7 @@ public final class MemLoop implements AutoCloseable {
       return; // among the newest k2, shown whatever the depth: nothing was hidden from the agent
     }
     store.retrieval(namespace, retrievalId)
-        .filter(r -> r.task().noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(repeat.existing().id()))
+        .filter(r -> TaskNote.of(r.annotations()).noteDepth() == TaskNote.NEWEST && r.selectedIds().contains(repeat.existing().id()))
         .filter(r -> repeatsCounted.putIfAbsent(namespace + "\n" + retrievalId, Boolean.TRUE) == null)
         .ifPresent(r -> taskLedger.hiddenAttemptRepeated(namespace));
   }

@@ -1,9 +1,10 @@
 package io.memloop;
 
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.InMemoryStore;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.RetrievalRecord;
-import io.memloop.store.TaskNote;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -171,7 +172,8 @@ public final class OfflineLearning {
       note = note.withNoteDepth(noteDepth);
     }
     List<Candidate> candidates = shown.stream().map(id -> new Candidate(id, 0, 0, 0, true, 1)).toList();
-    RetrievalRecord record = new RetrievalRecord("replay-" + ++decisions, d.ns(), EPOCH, EPOCH, candidates, note);
+    RetrievalRecord record = new RetrievalRecord("replay-" + ++decisions, d.ns(), EPOCH, EPOCH, candidates,
+        note.into(Annotations.EMPTY));
     ledger.learn(d.ns(), record, reward, used, config);
   }
 

@@ -1,9 +1,9 @@
 package io.memloop;
 
+import io.memloop.policy.TaskNote;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.RetrievalRecord;
-import io.memloop.store.TaskNote;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -143,7 +143,7 @@ final class TaskLedger {
 
   /** Updates the ledger for a rewarded retrieval. */
   void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, MemLoopConfig config) {
-    TaskNote note = retrieval.task();
+    TaskNote note = TaskNote.of(retrieval.annotations());
     int noteDepth = note.noteDepth();
     double mid = (config.rewardMax() + config.rewardMin()) / 2;
     double centred = reward - mid;

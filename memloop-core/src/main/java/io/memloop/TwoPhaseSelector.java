@@ -1,7 +1,7 @@
 package io.memloop;
 
+import io.memloop.policy.TaskNote;
 import io.memloop.store.IntentMatch;
-import io.memloop.store.TaskNote;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -236,6 +236,7 @@ public final class InMemoryStore implements MemoryStore {
       if (removed == null) {
         return false;
       }
+      ns.annotations.remove(memoryId);
       IntentGroup group = ns.groups.get(removed.intentId());
       group.memoryIds.remove(memoryId);
       if (group.memoryIds.isEmpty()) {
@@ -336,6 +337,48 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   @Override
+  public Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds) {
+    Namespace ns = namespaces.get(namespace);
+    if (ns == null) {
+      return Map.of();
+    }
+    ns.lock.readLock().lock();
+    try {
+      Map<String, Annotations> out = new HashMap<>();
+      for (String id : memoryIds) {
+        Annotations a = ns.annotations.get(id);
+        if (a != null) {
+          out.put(id, a);
+        }
+      }
+      return out;
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+  }
+
+  @Override
+  public void annotate(String namespace, Map<String, Annotations> byMemoryId) {
+    byMemoryId.forEach((id, a) -> java.util.Objects.requireNonNull(a, () -> "annotations of '" + id + "'"));
+    Namespace ns = namespace(namespace);
+    ns.lock.writeLock().lock();
+    try {
+      byMemoryId.forEach((id, a) -> {
+        if (!ns.memories.containsKey(id)) {
+          return; // no such memory (or deleted meanwhile): its annotations would outlive it
+        }
+        if (a.isEmpty()) {
+          ns.annotations.remove(id);
+        } else {
+          ns.annotations.put(id, a);
+        }
+      });
+    } finally {
+      ns.lock.writeLock().unlock();
+    }
+  }
+
+  @Override
   public Set<String> namespaces() {
     Set<String> out = new TreeSet<>();
     namespaces.forEach((name, ns) -> {
@@ -379,6 +422,8 @@ public final class InMemoryStore implements MemoryStore {
     final Map<String, IntentGroup> groups = new LinkedHashMap<>();
     final Map<String, Memory> memories = new LinkedHashMap<>();
     final Map<String, PendingRetrieval> retrievals = new HashMap<>();
+    /** Per-memory annotations, only for live memories with non-empty ones. */
+    final Map<String, Annotations> annotations = new HashMap<>();
   }
 
   private static final class IntentGroup {

@@ -143,6 +143,21 @@ public interface MemoryStore extends AutoCloseable {
   void putLedger(String namespace, Map<String, double[]> values);
 
   /**
+   * The annotations of the listed memories of {@code namespace} (learning state core keeps per memory; the store
+   * keeps the bytes without interpreting them): one entry per listed memory that exists and has annotations;
+   * memories without any, and ids that name no memory, are absent.
+   */
+  Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds);
+
+  /**
+   * Replaces the annotations of each listed memory of {@code namespace} with the given ones ({@link
+   * Annotations#EMPTY} removes them), all or nothing. Ids that name no memory of the namespace (never stored, or
+   * deleted meanwhile) are skipped: a memory's annotations never outlive it, and {@link #delete} removes them with
+   * it. Durability is that of {@link #putLedger}.
+   */
+  void annotate(String namespace, Map<String, Annotations> byMemoryId);
+
+  /**
    * Up to {@code limit} memories of {@code namespace}, oldest first, after memory {@code afterId} (null:
    * from the first). For paging through a namespace; the default scans it, durable stores seek.
    */

@@ -6,18 +6,18 @@ import java.util.List;
 
 /** A retrieval record before the store has given it an id. */
 public record RetrievalRecordDraft(
-    String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates, TaskNote task) {
+    String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates, Annotations annotations) {
   public RetrievalRecordDraft {
     candidates = List.copyOf(candidates);
-    java.util.Objects.requireNonNull(task, "task");
+    java.util.Objects.requireNonNull(annotations, "annotations");
   }
 
-  /** A draft without per-task learning. */
+  /** A draft without annotations. */
   public RetrievalRecordDraft(String namespace, Instant createdAt, Instant expiresAt, List<Candidate> candidates) {
-    this(namespace, createdAt, expiresAt, candidates, TaskNote.NONE);
+    this(namespace, createdAt, expiresAt, candidates, Annotations.EMPTY);
   }
 
   public RetrievalRecord withId(String id) {
-    return new RetrievalRecord(id, namespace, createdAt, expiresAt, candidates, task);
+    return new RetrievalRecord(id, namespace, createdAt, expiresAt, candidates, annotations);
   }
 }

@@ -10,6 +10,7 @@ import io.memloop.embed.Embedder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * Copies a namespace from one {@link MemoryStore} to another through the store SPI alone, so any two stores work
  * (the embedded store to SolrCloud when a tenant outgrows one machine, or back). What is copied is exact: every
  * memory with its texts, embedding, outcome, creation time, Q, visit count and last update time, the intent groups
- * (memories grouped together stay together, in the same order), and the namespace's recorded configuration.
+ * (memories grouped together stay together, in the same order), each memory's {@link Annotations}, and the
+ * namespace's recorded configuration.
  *
  * <p>Not copied: retrievals still waiting for their reward (a reward sent later to the new store is reported
  * unknown) and the per-task learning statistics (they are relearned from new rewards). Memory and group ids are
@@ -157,6 +159,7 @@ public final class StoreCopy {
     Map<String, String> groups = new HashMap<>(); // source intent id -> target intent id
     Map<String, Utility> restore = new HashMap<>(); // target memory id -> its utility
     Map<String, Instant> updated = new HashMap<>();
+    Map<String, String> ids = new LinkedHashMap<>(); // source memory id -> target memory id
     long copied = 0;
     for (Memory m : memories) {
       float[] embedding = embeddings == null ? m.intentEmbedding() : embeddings[(int) copied];
@@ -166,6 +169,7 @@ public final class StoreCopy {
       // a group's first memory starts a new group (no threshold is met); the others join it by name
       Memory stored = group == null ? to.insert(nm, Double.POSITIVE_INFINITY) : to.insert(nm, Double.POSITIVE_INFINITY, group);
       groups.putIfAbsent(m.intentId(), stored.intentId());
+      ids.put(m.id(), stored.id());
       if (m.visits() > 0 || !m.updatedAt().equals(m.createdAt())) {
         restore.put(stored.id(), m.utility());
         updated.put(stored.id(), m.updatedAt());
@@ -173,6 +177,7 @@ public final class StoreCopy {
       progress.accept(++copied);
     }
     restoreUtilities(to, namespace, restore, updated);
+    copyAnnotations(from, to, namespace, ids);
     boolean settings = false;
     var recorded = from.settings(namespace);
     if (recorded.isPresent()) {
@@ -180,6 +185,19 @@ public final class StoreCopy {
       settings = true;
     }
     return new Result(namespace, copied, groups.size(), settings);
+  }
+
+  /** Copies the memories' annotations ({@link MemoryStore#annotations}) to their copies, a batch at a time. */
+  private static void copyAnnotations(MemoryStore from, MemoryStore to, String ns, Map<String, String> ids) {
+    List<String> sources = new ArrayList<>(ids.keySet());
+    for (int at = 0; at < sources.size(); at += UTILITY_BATCH) {
+      Map<String, Annotations> byTarget = new HashMap<>();
+      from.annotations(ns, sources.subList(at, Math.min(sources.size(), at + UTILITY_BATCH)))
+          .forEach((id, a) -> byTarget.put(ids.get(id), a));
+      if (!byTarget.isEmpty()) {
+        to.annotate(ns, byTarget);
+      }
+    }
   }
 
   /** Sets visit counts and update times (the copy already carried Q) with rewards whose rule returns them. */

@@ -12,6 +12,7 @@ import io.memloop.MemoryQuery;
 import io.memloop.Outcome;
 import io.memloop.Utility;
 import io.memloop.Vectors;
+import io.memloop.policy.TaskNote;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -477,12 +478,14 @@ public abstract class MemoryStoreContract {
 
     TaskNote note = new TaskNote("a", "m7", true);
     RetrievalRecord r = store.saveRetrieval(
-        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)), note));
-    assertThat(r.task()).isEqualTo(note);
+        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)),
+            note.into(Annotations.EMPTY)));
+    assertThat(TaskNote.of(r.annotations())).isEqualTo(note);
     TaskNote drawn = new TaskNote("a", "", false, "m7", TaskNote.NEWEST); // the note-depth draw is kept too
     RetrievalRecord d = store.saveRetrieval(
-        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)), drawn));
-    assertThat(d.task()).isEqualTo(drawn);
+        new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m7", 0.9, 0, 1, true, 1)),
+            drawn.into(Annotations.EMPTY)));
+    assertThat(TaskNote.of(d.annotations())).isEqualTo(drawn);
     Optional<MemoryStore> reopened = reopen(store);
     if (reopened.isEmpty()) {
       return;
@@ -492,9 +495,89 @@ public abstract class MemoryStoreContract {
     assertThat(store.ledger("ns", List.of("p:a:m1")).get("p:a:m1")).containsExactly(-1);
     assertThat(store.ledger("other", List.of("t:a")).get("t:a")).containsExactly(9);
     RewardOutcome out = store.applyReward("ns", r.id(), T0, plus(1));
-    assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+    assertThat(TaskNote.of(((RewardOutcome.Applied) out).retrieval().annotations())).isEqualTo(note);
     RewardOutcome outDrawn = store.applyReward("ns", d.id(), T0, plus(1));
-    assertThat(((RewardOutcome.Applied) outDrawn).retrieval().task().noteDepth()).isEqualTo(TaskNote.NEWEST);
+    assertThat(TaskNote.of(((RewardOutcome.Applied) outDrawn).retrieval().annotations()).noteDepth())
+        .isEqualTo(TaskNote.NEWEST);
+  }
+
+  private static Annotations annotation(String name, int version, String text) {
+    return Annotations.of(name, version, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void memoryAnnotations_roundTrip_areReplacedNotMerged_andOnlyForListedLiveMemories() {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    Memory c = insert("ns", unit(1, 1), "c", 0);
+    assertThat(store.annotations("ns", List.of(a.id(), b.id()))).isEmpty();
+    Annotations first = annotation("seen", 1, "r1 r2").with("task.count", 2, new byte[] {3});
+    store.annotate("ns", Map.of(a.id(), first, b.id(), annotation("seen", 1, "r9")));
+    assertThat(store.annotations("ns", List.of(a.id(), b.id(), c.id(), "m999999", "nonsense")))
+        .isEqualTo(Map.of(a.id(), first, b.id(), annotation("seen", 1, "r9")));
+    // replaced whole: the names a later call leaves out are gone
+    Annotations second = annotation("other", 7, "x");
+    store.annotate("ns", Map.of(a.id(), second));
+    assertThat(store.annotations("ns", List.of(a.id())).get(a.id())).isEqualTo(second);
+    assertThat(store.annotations("ns", List.of(b.id())).get(b.id())).isEqualTo(annotation("seen", 1, "r9"));
+    // EMPTY removes; unknown ids are skipped, the others applied
+    store.annotate("ns", Map.of(b.id(), Annotations.EMPTY, "m424242", first, c.id(), first));
+    assertThat(store.annotations("ns", List.of(a.id(), b.id(), c.id(), "m424242")))
+        .isEqualTo(Map.of(a.id(), second, c.id(), first));
+    assertThat(store.annotations("ns", List.of())).isEmpty();
+    store.annotate("ns", Map.of()); // nothing to do
+    assertThat(store.get("ns", a.id())).contains(a); // annotations do not touch the memory
+  }
+
+  @Test
+  void memoryAnnotations_goWithTheMemory_andStayInTheirNamespace() throws Exception {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Memory b = insert("ns", unit(0, 1), "b", 0);
+    Memory other = insert("other", unit(1, 0), "o", 0);
+    store.annotate("ns", Map.of(a.id(), annotation("seen", 1, "a"), b.id(), annotation("seen", 1, "b")));
+    store.annotate("other", Map.of(other.id(), annotation("seen", 1, "o"), a.id(), annotation("seen", 1, "wrong ns")));
+    assertThat(store.annotations("other", List.of(a.id(), other.id()))).containsOnlyKeys(other.id());
+    assertThat(store.annotations("ns", List.of(a.id(), other.id())))
+        .isEqualTo(Map.of(a.id(), annotation("seen", 1, "a")));
+    assertThat(store.annotations("nowhere", List.of(a.id()))).isEmpty();
+    assertThat(store.delete("ns", a.id())).isTrue();
+    assertThat(store.annotations("ns", List.of(a.id(), b.id()))).containsOnlyKeys(b.id());
+    store.annotate("ns", Map.of(a.id(), annotation("seen", 1, "too late"))); // deleted: skipped
+    assertThat(store.annotations("ns", List.of(a.id()))).isEmpty();
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.annotations("ns", List.of(a.id(), b.id()))).isEqualTo(Map.of(b.id(), annotation("seen", 1, "b")));
+    assertThat(store.annotations("other", List.of(other.id())))
+        .isEqualTo(Map.of(other.id(), annotation("seen", 1, "o")));
+  }
+
+  @Test
+  void retrievalAnnotations_areKeptWithTheRecord_throughItsRewardAndAReopen() throws Exception {
+    Memory a = insert("ns", unit(1, 0), "a", 0);
+    Annotations big = Annotations.of("blob", 3, new byte[Annotations.MAX_DATA_BYTES]).with("task", 1, new byte[] {0, 0, 0, 0});
+    Annotations small = annotation("shown", 1, "a");
+    List<Candidate> candidates = List.of(new Candidate(a.id(), 0.9, 0, 1, true, 1));
+    RetrievalRecord r1 = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), candidates, big));
+    RetrievalRecord r2 = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), candidates, small));
+    RetrievalRecord plain = store.saveRetrieval(new RetrievalRecordDraft("ns", T0, T0.plusSeconds(3600), candidates));
+    assertThat(r1.annotations()).isEqualTo(big);
+    assertThat(store.retrieval("ns", r2.id()).orElseThrow().annotations()).isEqualTo(small);
+    assertThat(store.retrieval("ns", plain.id()).orElseThrow().annotations()).isSameAs(Annotations.EMPTY);
+    RewardOutcome out = store.applyReward("ns", r2.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) out).retrieval().annotations()).isEqualTo(small);
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.retrieval("ns", r1.id()).orElseThrow().annotations()).isEqualTo(big);
+    assertThat(store.retrieval("ns", r2.id()).orElseThrow().annotations()).isEqualTo(small);
+    assertThat(store.retrieval("ns", plain.id()).orElseThrow().annotations()).isEqualTo(Annotations.EMPTY);
+    RewardOutcome again = store.applyReward("ns", r1.id(), T0, plus(1));
+    assertThat(((RewardOutcome.Applied) again).retrieval().annotations()).isEqualTo(big);
   }
 
   @Test

@@ -4,7 +4,7 @@ import io.memloop.Candidate;
 import io.memloop.MemLoopConfig;
 import io.memloop.OfflineLearning;
 import io.memloop.OfflineSelection;
-import io.memloop.store.TaskNote;
+import io.memloop.policy.TaskNote;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -8,10 +8,10 @@ import io.memloop.MemLoopException;
 import io.memloop.Memory;
 import io.memloop.Outcome;
 import io.memloop.Utility;
+import io.memloop.store.Annotations;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
 import io.memloop.store.RetrievalRecordDraft;
-import io.memloop.store.TaskNote;
 import io.memloop.store.UtilityUpdate;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -351,7 +351,7 @@ public final class EventLogImport {
           byId.put(b.getKey(), b.getValue());
           candidates.add(new Candidate(b.getKey(), 1.0, 0.0, 0.0, true, 1.0));
         }
-        var record = store.saveRetrieval(new RetrievalRecordDraft(e.getKey(), now, now.plus(Duration.ofHours(1)), candidates, TaskNote.NONE));
+        var record = store.saveRetrieval(new RetrievalRecordDraft(e.getKey(), now, now.plus(Duration.ofHours(1)), candidates, Annotations.EMPTY));
         store.applyReward(e.getKey(), record.id(), now, (UtilityUpdate) (id, u) -> byId.get(id));
       }
     }

@@ -8,7 +8,7 @@ import io.memloop.OfflineLearning;
 import io.memloop.OfflineSelection;
 import io.memloop.Memory;
 import io.memloop.Outcome;
-import io.memloop.store.TaskNote;
+import io.memloop.policy.TaskNote;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,7 +82,7 @@ public final class OffPolicyEvaluation {
    * @param task the task's identity as per-task learning keys it (intent text, else the logged embedding); null
    *     when the log holds neither
    * @param shown the logged slate in the order shown
-   * @param noteDepth {@link io.memloop.store.TaskNote#NEWEST} when a long failure note was shown shortened, else WHOLE
+   * @param noteDepth {@link io.memloop.policy.TaskNote#NEWEST} when a long failure note was shown shortened, else WHOLE
    * @param used the memories the reward named as used; null when it did not say
    */
   record Decision(String ns, String at, @Nullable String task, List<Candidate> pool, Set<String> logged, List<String> shown,

@@ -5,8 +5,9 @@ import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.Preset;
 import io.memloop.RewardResult;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.RetrievalRecordDraft;
-import io.memloop.store.TaskNote;
 import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
 import java.time.Duration;
@@ -116,7 +117,7 @@ public class RewardBenchmark {
             }
             TaskNote note = preset.equals("default") ? new TaskNote("t" + (i % 10_000), "", false) : TaskNote.NONE;
             retrievals[i] = store.saveRetrieval(new RetrievalRecordDraft(
-                Stores.NAMESPACE, now, now.plus(Duration.ofDays(7)), candidates, note)).id();
+                Stores.NAMESPACE, now, now.plus(Duration.ofDays(7)), candidates, note.into(Annotations.EMPTY))).id();
           }
         }));
       }
