@@ -96,6 +96,14 @@ final class ByteReader {
     return s;
   }
 
+  /** Bytes of a known length (the prefix already read), copied. */
+  byte[] getBytesOfLength(int n) throws Malformed {
+    need(n, "byte array");
+    byte[] out = java.util.Arrays.copyOfRange(buf, pos, pos + n);
+    pos += n;
+    return out;
+  }
+
   /** UTF-8 of a known length (the prefix already read). */
   String getStringOfLength(int n) throws Malformed {
     need(n, "string");

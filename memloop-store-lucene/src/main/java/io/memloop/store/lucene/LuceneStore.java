@@ -3,6 +3,7 @@ package io.memloop.store.lucene;
 import io.memloop.EmbeddingModel;
 import io.memloop.Memory;
 import io.memloop.MemLoopException;
+import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
@@ -74,6 +75,7 @@ public final class LuceneStore implements MemoryStore {
   private final Rewarder rewarder;
   private final Deleter deleter;
   private final Editor editor;
+  private final Annotator annotator;
   private final MemorySearch search;
   private final WriteAheadLog wal;
   private final VectorIndex index;
@@ -96,6 +98,7 @@ public final class LuceneStore implements MemoryStore {
     this.rewarder = new Rewarder(state, wal);
     this.deleter = new Deleter(state, wal, parts.index(), lifecycle);
     this.editor = new Editor(state, wal, parts.index(), lifecycle);
+    this.annotator = new Annotator(state, wal);
     this.search = new MemorySearch(state, parts.index(), reader);
   }
 
@@ -551,6 +554,30 @@ public final class LuceneStore implements MemoryStore {
       lifecycle.gate.readLock().unlock();
     }
     afterDeferredWrite(lsn);
+  }
+
+  @Override
+  public Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    return ns == null ? Map.of() : Annotator.read(ns, memoryIds);
+  }
+
+  /** Logs and applies the annotations; durability as {@link #putLedger} ({@link Annotator}). */
+  @Override
+  public void annotate(String namespace, Map<String, Annotations> byMemoryId) {
+    long lsn;
+    lifecycle.gate.readLock().lock();
+    try {
+      lifecycle.ensureUsable();
+      NamespaceState ns = state.namespaces.get(namespace);
+      lsn = ns == null ? -1 : annotator.annotate(ns, byMemoryId);
+    } finally {
+      lifecycle.gate.readLock().unlock();
+    }
+    if (lsn >= 0) {
+      afterDeferredWrite(lsn);
+    }
   }
 
   @Override

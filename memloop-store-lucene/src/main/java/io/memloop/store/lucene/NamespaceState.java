@@ -23,6 +23,13 @@ final class NamespaceState {
    * replaced, never mutated, so readers may copy it without a lock.
    */
   final java.util.concurrent.ConcurrentHashMap<String, double[]> ledger = new java.util.concurrent.ConcurrentHashMap<>();
+  /**
+   * Live memories' annotations by memory sequence, only non-empty ones ({@link io.memloop.store.MemoryStore#annotate});
+   * written by {@link Annotator} under the read side of {@code lock} and this map's monitor, dropped by a delete under
+   * the write side.
+   */
+  final java.util.concurrent.ConcurrentHashMap<Long, io.memloop.store.Annotations> annotations =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   NamespaceState(int id, String name, RetrievalBook.Limits limits, RetrievalBook.Budget budget) {
     this.id = id;

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * save, via heaps ordered by forget time, so a save costs O(log n) rather than a scan.
  *
  * <p><b>Bounded, per namespace and store-wide:</b> a book holds at most {@code maxCount} retrievals
- * and about {@code maxBytes} of them (estimated from their candidate lists); and all the books of a
+ * and about {@code maxBytes} of them (estimated from their candidate lists and annotations); and all the books of a
  * store together hold at most their {@link Budget}'s limits. Past any of them, the retrieval soonest
  * to be forgotten (with one TTL, the oldest) of the namespace, or of the whole store, is evicted
  * first, and a reward of it gets "unknown". The same rule applies while the log is replayed and a
@@ -55,9 +55,9 @@ final class RetrievalBook {
   /** How many retrievals, and about how many bytes of them, a book (or the whole store) keeps. */
   record Limits(int maxCount, long maxBytes) {}
 
-  /** Rough heap bytes of a retrieval: the record and its candidates. */
+  /** Rough heap bytes of a retrieval: the record, its candidates and its annotations. */
   static long bytesOf(RetrievalRecord r) {
-    return 200 + 96L * r.candidates().size();
+    return 200 + 96L * r.candidates().size() + r.annotations().encodedBytes();
   }
 
   /** Forget order: forget time, then id (ids are store-wide, so the order is total). */

@@ -1,8 +1,9 @@
 package io.memloop.store.lucene;
 
 import io.memloop.Candidate;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.RetrievalRecord;
-import io.memloop.store.TaskNote;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,7 +20,7 @@ import java.util.zip.CRC32C;
  * opening loads it and replays only the log from that segment on. Layout (little-endian):
  *
  * <pre>
- *   int MAGIC "MLSS", int version (4; 1 to 3 are read), int dimension, long segment, long lsn, long sequence,
+ *   int MAGIC "MLSS", int version (5; 1 to 4 are read), int dimension, long segment, long lsn, long sequence,
  *   byte clean (1 if written by a clean close: nothing after it was ever handed out)
  *   int n, n × str namespace                                   (index = namespace id)
  *   int n, n × (long seq, int namespace)                       groups, by index
@@ -28,11 +29,17 @@ import java.util.zip.CRC32C;
  *               created-at are read from the index after opening, see {@link StoreOpener})
  *   int n, n × (long seq, int namespace, instant created, instant expires, byte rewarded,
  *               [instant rewardedAt], int c, c × candidate,
- *               v2: str context, str explored, byte explorable, str assumedUsed,
- *               v3: byte noteDepth+1)                                              remembered retrievals
+ *               v2-4: str context, str explored, byte explorable, str assumedUsed,
+ *               v3-4: byte noteDepth+1)                                            remembered retrievals
  *   v2: int n, n × (int namespace, str key, int m, m × double)  per-task learning ledger
+ *   v5: int n, n × (int namespace, byte kind, long seq, int+ {@link Annotations} bytes)   annotations, non-empty
+ *               only: kind {@value #MEMORY_ANNOTATIONS} of live memory m{seq}, kind {@value #RETRIEVAL_ANNOTATIONS}
+ *               of remembered retrieval r{seq}; memories first, then retrievals, each by seq
  *   int CRC32C of everything before it
  * </pre>
+ *
+ * <p>v2 to v4 kept per-task learning's fields in each retrieval row; v5 keeps them, like any learning state, as
+ * annotations whose bytes it does not interpret (v2 to v4 rows are read into the {@code "task"} annotation).
  *
  * Group membership and the namespaces' lists are rebuilt from the memory rows (slot order). Deleted
  * memories and groups are left out (group rows are renumbered to match), so the layout did not change
@@ -40,7 +47,10 @@ import java.util.zip.CRC32C;
  */
 final class Snapshot {
   static final int MAGIC = 0x4D4C5353;
-  static final int VERSION = 4;
+  static final int VERSION = 5;
+  /** Kinds of a v5 annotations row. */
+  static final int MEMORY_ANNOTATIONS = 0;
+  static final int RETRIEVAL_ANNOTATIONS = 1;
   /** The first version, without per-task learning; still read, as is v2 (without the note-depth draw). */
   static final int VERSION_1 = 1;
   private static final int FLUSH_BYTES = 1 << 20;
@@ -61,13 +71,14 @@ final class Snapshot {
   }
 
   /**
-   * {@link #write} in layout {@code version}: {@link #VERSION}, or 2 (without the retrievals' note-depth draws,
-   * which it drops) to check that this build still reads what the build before it wrote.
+   * {@link #write} in layout {@code version}: {@link #VERSION}, or 2 to 4 (which keep only the retrievals' task
+   * notes of their annotations and drop the memories' annotations; 2 drops the note-depth draws too) to check that
+   * this build still reads what the builds before it wrote.
    */
   static void write(Path tmp, StoreState state, int dimension, long segment, long lsn, boolean clean, int version)
       throws IOException {
-    if (version != VERSION && version != 2 && version != 3) {
-      throw new IllegalArgumentException("writes v2, v3 or v" + VERSION + ", not v" + version);
+    if (version < 2 || version > VERSION) {
+      throw new IllegalArgumentException("writes v2 to v" + VERSION + ", not v" + version);
     }
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -137,10 +148,13 @@ final class Snapshot {
           w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
               .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
         }
-        w.putString(r.task().context()).putString(r.task().explored()).putByte(r.task().explorable() ? 1 : 0)
-            .putString(r.task().assumedUsed());
-        if (version >= 3) {
-          w.putByte(WalRecord.noteDepthByte(r.task()));
+        if (version <= 4) { // the old layouts, for tests of reading them
+          TaskNote task = TaskNote.of(r.annotations());
+          w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0)
+              .putString(task.assumedUsed());
+          if (version >= 3) {
+            w.putByte(WalRecord.noteDepthByte(task));
+          }
         }
         out.maybeFlush();
       }
@@ -161,8 +175,45 @@ final class Snapshot {
         }
       }
       assert written == entries : written + " ledger entries written, " + entries + " counted";
+      if (version >= 5) {
+        writeAnnotations(out, namespaces, retrievals, owners);
+      }
       out.finish();
     }
+  }
+
+  /** The v5 annotations section: memories' (by namespace, then seq), then retrievals' (by seq). */
+  private static void writeAnnotations(Out out, List<NamespaceState> namespaces, List<RetrievalBook.Pending> retrievals,
+      List<Integer> owners) throws IOException {
+    ByteWriter w = out.w;
+    int n = 0;
+    for (NamespaceState ns : namespaces) {
+      n += ns.annotations.size(); // writers are held out: the maps do not change under us
+    }
+    for (RetrievalBook.Pending p : retrievals) {
+      n += p.record.annotations().isEmpty() ? 0 : 1;
+    }
+    w.putInt(n);
+    int written = 0;
+    for (NamespaceState ns : namespaces) {
+      long[] seqs = ns.annotations.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+      for (long seq : seqs) {
+        byte[] b = ns.annotations.get(seq).toBytes();
+        w.putInt(ns.id).putByte(MEMORY_ANNOTATIONS).putLong(seq).putInt(b.length).putBytes(b, 0, b.length);
+        written++;
+        out.maybeFlush();
+      }
+    }
+    for (int i = 0; i < retrievals.size(); i++) {
+      RetrievalBook.Pending p = retrievals.get(i);
+      if (!p.record.annotations().isEmpty()) {
+        byte[] b = p.record.annotations().toBytes();
+        w.putInt(owners.get(i)).putByte(RETRIEVAL_ANNOTATIONS).putLong(p.seq).putInt(b.length).putBytes(b, 0, b.length);
+        written++;
+        out.maybeFlush();
+      }
+    }
+    assert written == n : written + " annotation rows written, " + n + " counted";
   }
 
   /** Loads {@code file} into an empty {@code state}; STORE_CORRUPT if it is not a valid snapshot. */
@@ -235,8 +286,13 @@ final class Snapshot {
           ns.memories.add(slot);
         }
         int retrievals = in.r(4).getCount(Integer.MAX_VALUE, "retrieval");
+        // restored once the annotations (after the ledger, v5) are read, in this order (the books' bounds apply)
+        java.util.LinkedHashMap<Long, Row> rows = new java.util.LinkedHashMap<>();
         for (int i = 0; i < retrievals; i++) {
-          readRetrieval(file, in, state, version);
+          Row row = readRetrieval(file, in, state, version);
+          if (rows.put(row.pending.seq, row) != null) {
+            throw StoreFiles.corrupt(file, "retrieval r" + row.pending.seq + " listed twice in snapshot");
+          }
         }
         if (version >= 2) {
           int entries = in.r(4).getCount(Integer.MAX_VALUE, "ledger entry");
@@ -251,6 +307,12 @@ final class Snapshot {
             ns.ledger.put(key, v);
           }
         }
+        if (version >= 5) {
+          readAnnotations(file, in, state, rows);
+        }
+        for (Row row : rows.values()) {
+          row.ns.retrievals.restore(row.pending);
+        }
         in.finish(file);
         return pos;
       } catch (ByteReader.Malformed e) {
@@ -264,7 +326,26 @@ final class Snapshot {
     return in.r(len).getStringOfLength(len);
   }
 
-  private static void readRetrieval(Path file, In in, StoreState state, int version)
+  /** A retrieval read from the snapshot, restored into its namespace's book once its annotations are known. */
+  private static final class Row {
+    final NamespaceState ns;
+    RetrievalBook.Pending pending;
+
+    Row(NamespaceState ns, RetrievalBook.Pending pending) {
+      this.ns = ns;
+      this.pending = pending;
+    }
+
+    void annotate(Annotations annotations) {
+      RetrievalRecord r = pending.record;
+      RetrievalBook.Pending p = new RetrievalBook.Pending(pending.seq,
+          new RetrievalRecord(r.id(), r.namespace(), r.createdAt(), r.expiresAt(), r.candidates(), annotations));
+      p.rewardedAt = pending.rewardedAt;
+      pending = p;
+    }
+  }
+
+  private static Row readRetrieval(Path file, In in, StoreState state, int version)
       throws IOException, ByteReader.Malformed {
     ByteReader r = in.r(37);
     long seq = r.getLong();
@@ -279,21 +360,53 @@ final class Snapshot {
       r = in.r(33);
       candidates.add(new Candidate(id, r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0, r.getDouble()));
     }
-    TaskNote task = TaskNote.NONE;
-    if (version >= 2) {
+    Annotations annotations = Annotations.EMPTY; // v5: in the annotations section
+    if (version >= 2 && version <= 4) { // written by builds before annotations: the task note's fields
       String context = string(in);
       String explored = string(in);
       boolean explorable = in.r(1).getByte() != 0;
-      task = new TaskNote(context, explored, explorable, string(in));
-    }
-    if (version >= 3) {
-      task = task.withNoteDepth(WalRecord.noteDepth(in.r(1).getByte()));
+      TaskNote task = new TaskNote(context, explored, explorable, string(in));
+      if (version >= 3) {
+        task = task.withNoteDepth(WalRecord.noteDepth(in.r(1).getByte()));
+      }
+      annotations = task.into(Annotations.EMPTY);
     }
     RetrievalBook.Pending p =
-        new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates, task));
+        new RetrievalBook.Pending(seq, new RetrievalRecord("r" + seq, ns.name, created, expires, candidates, annotations));
     p.rewardedAt = rewardedAt;
-    ns.retrievals.restore(p);
     state.raiseSequence(seq);
+    return new Row(ns, p);
+  }
+
+  private static void readAnnotations(Path file, In in, StoreState state, java.util.Map<Long, Row> rows)
+      throws IOException, ByteReader.Malformed {
+    int n = in.r(4).getCount(Integer.MAX_VALUE, "annotation row");
+    for (int i = 0; i < n; i++) {
+      ByteReader r = in.r(17);
+      NamespaceState ns = namespace(file, state, r.getInt());
+      int kind = r.getByte();
+      long seq = r.getLong();
+      int len = r.getCount(WriteAheadLog.MAX_RECORD_BYTES, "annotation byte");
+      Annotations a = WalRecord.annotations(in.r(len).getBytesOfLength(len));
+      if (a.isEmpty()) {
+        throw StoreFiles.corrupt(file, "snapshot lists empty annotations for " + (kind == MEMORY_ANNOTATIONS ? "m" : "r") + seq);
+      }
+      if (kind == MEMORY_ANNOTATIONS) {
+        if (state.liveSlot(ns, seq) < 0 || ns.annotations.putIfAbsent(seq, a) != null) {
+          throw StoreFiles.corrupt(file, "snapshot annotates memory m" + seq + " which namespace " + ns.name
+              + " does not hold, or twice");
+        }
+      } else if (kind == RETRIEVAL_ANNOTATIONS) {
+        Row row = rows.get(seq);
+        if (row == null || row.ns != ns || !row.pending.record.annotations().isEmpty()) {
+          throw StoreFiles.corrupt(file, "snapshot annotates retrieval r" + seq + " which namespace " + ns.name
+              + " does not hold, or twice");
+        }
+        row.annotate(a);
+      } else {
+        throw StoreFiles.corrupt(file, "snapshot annotation row of unknown kind " + kind);
+      }
+    }
   }
 
   private static NamespaceState namespace(Path file, StoreState state, int id) {

@@ -1,5 +1,6 @@
 package io.memloop.store.lucene;
 
+import io.memloop.store.Annotations;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -55,6 +56,7 @@ final class StoreState {
   boolean unpublish(NamespaceState ns, int slot) {
     assert !memories.isDeleted(slot) && memories.namespace(slot) == ns.id : "slot " + slot;
     memories.markDeleted(slot);
+    ns.annotations.remove(memories.seq(slot)); // a memory's annotations go with it
     int groupIndex = memories.group(slot);
     GroupTable.Group g = groups.get(groupIndex);
     boolean removed = g.members.removeSorted(slot) & ns.memories.removeSorted(slot);
@@ -65,6 +67,17 @@ final class StoreState {
     groups.markDeleted(g);
     ns.groups.removeSorted(groupIndex);
     return true;
+  }
+
+  /** Sets live memories' annotations (absolute; {@link Annotations#EMPTY} removes them). */
+  void annotate(NamespaceState ns, long[] memorySeqs, Annotations[] annotations) {
+    for (int i = 0; i < memorySeqs.length; i++) {
+      if (annotations[i].isEmpty()) {
+        ns.annotations.remove(memorySeqs[i]);
+      } else {
+        ns.annotations.put(memorySeqs[i], annotations[i]);
+      }
+    }
   }
 
   /** The slot of live memory {@code seq} of {@code ns}, or -1. Caller holds {@code ns}'s lock. */
@@ -95,6 +108,16 @@ final class StoreState {
       }
       case WalRecord.SequenceFloor f -> raiseSequence(f.floor());
       case WalRecord.LedgerPut put -> namespaces.getOrCreate(put.namespace()).ledger.putAll(put.values());
+      case WalRecord.Annotate ann -> {
+        NamespaceState ns = namespaces.getOrCreate(ann.namespace());
+        for (long seq : ann.memorySeqs()) {
+          if (liveSlot(ns, seq) < 0) {
+            throw StoreFiles.corrupt(file, "annotate at offset " + offset + " annotates memory m" + seq
+                + " which namespace " + ns.name + " does not hold");
+          }
+        }
+        annotate(ns, ann.memorySeqs(), ann.annotations());
+      }
       case WalRecord.Rewarded rew -> {
         NamespaceState ns = namespaces.getOrCreate(rew.namespace());
         RetrievalBook.Pending p = ns.retrievals.get(rew.retrievalSeq());

@@ -1,8 +1,9 @@
 package io.memloop.store.lucene;
 
 import io.memloop.Candidate;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.RetrievalRecord;
-import io.memloop.store.TaskNote;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +29,16 @@ import java.util.Map;
  *   9 RETRIEVAL_DEPTH  the RETRIEVAL_TASK layout, then byte noteDepth+1 (a retrieval whose note-depth draw was
  *                made; otherwise type 7 as before)
  *  10 EDIT       long memorySeq, str namespace, instant at, int+ {@link MemoryContent} bytes (the whole new content)
+ *  11 ANNOTATE   str namespace, int n, n × (long memorySeq, int+ {@link Annotations} bytes)   each memory's whole
+ *                annotations, absolute (zero bytes: it has none now)
+ *  12 RETRIEVAL_ANNOTATED  the RETRIEVAL layout, then int+ {@link Annotations} bytes (a retrieval with annotations;
+ *                without them, type 2 is written as before)
  * </pre>
  *
- * Types 5, 6, 9 and 10 were added without a version change: a store written before them opens unchanged, and
- * a build that predates them refuses a log holding them ("unknown log record type").
+ * Types 5, 6, 9 to 12 were added without a version change: a store written before them opens unchanged, and
+ * a build that predates them refuses a log holding them ("unknown log record type"). Types 7 and 9 are no longer
+ * written (learning state is {@link Annotations} now, which type 12 carries without interpreting them) but still
+ * read: their task fields become the {@code "task"} annotation ({@link TaskNote#into}).
  */
 sealed interface WalRecord {
   int INSERT = 1;
@@ -44,8 +51,10 @@ sealed interface WalRecord {
   int LEDGER = 8;
   int RETRIEVAL_DEPTH = 9;
   int EDIT = 10;
+  int ANNOTATE = 11;
+  int RETRIEVAL_ANNOTATED = 12;
   /** The highest type this build writes and reads. */
-  int LAST_TYPE = EDIT;
+  int LAST_TYPE = RETRIEVAL_ANNOTATED;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -115,20 +124,35 @@ sealed interface WalRecord {
   record RetrievalSaved(long seq, RetrievalRecord retrieval) implements WalRecord {
     @Override
     public void encode(ByteWriter w) {
-      TaskNote task = retrieval.task();
-      int type = task.isNone() ? RETRIEVAL : task.noteDepth() == TaskNote.NO_DRAW ? RETRIEVAL_TASK : RETRIEVAL_DEPTH;
-      w.putByte(type).putLong(seq).putString(retrieval.namespace())
+      Annotations annotations = retrieval.annotations();
+      w.putByte(annotations.isEmpty() ? RETRIEVAL : RETRIEVAL_ANNOTATED).putLong(seq).putString(retrieval.namespace())
           .putInstant(retrieval.createdAt()).putInstant(retrieval.expiresAt()).putInt(retrieval.candidates().size());
       for (Candidate c : retrieval.candidates()) {
         w.putString(c.memoryId()).putDouble(c.similarity()).putDouble(c.q()).putDouble(c.score())
             .putByte(c.selected() ? 1 : 0).putDouble(c.probability());
       }
-      if (!task.isNone()) {
-        w.putString(task.context()).putString(task.explored()).putByte(task.explorable() ? 1 : 0)
-            .putString(task.assumedUsed());
+      if (!annotations.isEmpty()) {
+        byte[] b = annotations.toBytes();
+        w.putInt(b.length).putBytes(b, 0, b.length);
       }
-      if (type == RETRIEVAL_DEPTH) {
-        w.putByte(noteDepthByte(task));
+    }
+  }
+
+  /**
+   * The annotations of memories {@code memorySeqs} of {@code namespace} became {@code annotations} (each whole;
+   * {@link Annotations#EMPTY}: none).
+   */
+  record Annotate(String namespace, long[] memorySeqs, Annotations[] annotations) implements WalRecord {
+    public Annotate {
+      assert memorySeqs.length == annotations.length;
+    }
+
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(ANNOTATE).putString(namespace).putInt(memorySeqs.length);
+      for (int i = 0; i < memorySeqs.length; i++) {
+        byte[] b = annotations[i].toBytes();
+        w.putLong(memorySeqs[i]).putInt(b.length).putBytes(b, 0, b.length);
       }
     }
   }
@@ -174,6 +198,15 @@ sealed interface WalRecord {
     }
   }
 
+  /** {@link Annotations#fromBytes}, with bad bytes reported as a malformed record. */
+  static Annotations annotations(byte[] b) throws ByteReader.Malformed {
+    try {
+      return Annotations.fromBytes(b);
+    } catch (IllegalArgumentException e) {
+      throw new ByteReader.Malformed(e.getMessage());
+    }
+  }
+
   /** {@link TaskNote#noteDepth} as stored: one more, in an unsigned byte. */
   static int noteDepthByte(TaskNote task) {
     return task.noteDepth() + 1;
@@ -206,7 +239,7 @@ sealed interface WalRecord {
         boolean emptied = r.getByte() != 0;
         yield new Delete(memorySeq, groupSeq, emptied, r.getString());
       }
-      case RETRIEVAL, RETRIEVAL_TASK, RETRIEVAL_DEPTH -> {
+      case RETRIEVAL, RETRIEVAL_TASK, RETRIEVAL_DEPTH, RETRIEVAL_ANNOTATED -> {
         long seq = r.getLong();
         String ns = r.getString();
         Instant created = r.getInstant();
@@ -217,12 +250,17 @@ sealed interface WalRecord {
           candidates.add(new Candidate(r.getString(), r.getDouble(), r.getDouble(), r.getDouble(), r.getByte() != 0,
               r.getDouble()));
         }
-        TaskNote task = type == RETRIEVAL ? TaskNote.NONE
-            : new TaskNote(r.getString(), r.getString(), r.getByte() != 0, r.getString());
-        if (type == RETRIEVAL_DEPTH) {
-          task = task.withNoteDepth(noteDepth(r.getByte()));
+        Annotations annotations = Annotations.EMPTY;
+        if (type == RETRIEVAL_ANNOTATED) {
+          annotations = annotations(r.getBytes());
+        } else if (type != RETRIEVAL) { // written by builds before annotations: the task note's fields
+          TaskNote task = new TaskNote(r.getString(), r.getString(), r.getByte() != 0, r.getString());
+          if (type == RETRIEVAL_DEPTH) {
+            task = task.withNoteDepth(noteDepth(r.getByte()));
+          }
+          annotations = task.into(Annotations.EMPTY);
         }
-        yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates, task));
+        yield new RetrievalSaved(seq, new RetrievalRecord("r" + seq, ns, created, expires, candidates, annotations));
       }
       case REWARD -> {
         long seq = r.getLong();
@@ -245,6 +283,17 @@ sealed interface WalRecord {
         String ns = r.getString();
         Instant at = r.getInstant();
         yield new Edit(memorySeq, ns, at, r.getBytes());
+      }
+      case ANNOTATE -> {
+        String ns = r.getString();
+        int n = r.getCount(MAX_ITEMS, "annotated memory");
+        long[] seqs = new long[n];
+        Annotations[] annotations = new Annotations[n];
+        for (int i = 0; i < n; i++) {
+          seqs[i] = r.getLong();
+          annotations[i] = annotations(r.getBytes());
+        }
+        yield new Annotate(ns, seqs, annotations);
       }
       case LEDGER -> {
         String ns = r.getString();

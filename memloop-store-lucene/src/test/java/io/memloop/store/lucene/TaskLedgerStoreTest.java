@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.memloop.Candidate;
 import io.memloop.Outcome;
 import io.memloop.Utility;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.NewMemory;
 import io.memloop.store.RetrievalRecord;
 import io.memloop.store.RetrievalRecordDraft;
 import io.memloop.store.RewardOutcome;
-import io.memloop.store.TaskNote;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -30,15 +31,15 @@ class TaskLedgerStoreTest {
 
   private static RetrievalRecord save(LuceneStore store, TaskNote note) {
     return store.saveRetrieval(new RetrievalRecordDraft(
-        "ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m1", 0.9, 0, 1, true, 1)), note));
+        "ns", T0, T0.plusSeconds(3600), List.of(new Candidate("m1", 0.9, 0, 1, true, 1)), note.into(Annotations.EMPTY)));
   }
 
   @Test
   void ledgerAndTaskNotes_areReplayedFromTheLog_afterACrash() {
     Path dir = tmp.resolve("store");
     RetrievalRecord r;
-    TaskNote note = new TaskNote("tabc", "m1", true, "m1", TaskNote.WHOLE); // log record type 9
-    TaskNote noDraw = new TaskNote("tabc", "", true); // type 7, as builds before the draw wrote
+    TaskNote note = new TaskNote("tabc", "m1", true, "m1", TaskNote.WHOLE); // log record type 12
+    TaskNote noDraw = new TaskNote("tabc", "", true);
     RetrievalRecord r2;
     try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
       r = save(store, note); // made durable by the ledger writes after it
@@ -54,9 +55,9 @@ class TaskLedgerStoreTest {
       assertThat(store.ledger("ns", List.of("n")).get("n")).containsExactly(1, 1, 0, 0);
       RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
       // m1 was never inserted, so nothing changes, but the retrieval and its note came back
-      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+      assertThat(TaskNote.of(((RewardOutcome.Applied) out).retrieval().annotations())).isEqualTo(note);
       RewardOutcome out2 = store.applyReward("ns", r2.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
-      assertThat(((RewardOutcome.Applied) out2).retrieval().task()).isEqualTo(noDraw);
+      assertThat(TaskNote.of(((RewardOutcome.Applied) out2).retrieval().annotations())).isEqualTo(noDraw);
     }
   }
 
@@ -71,7 +72,7 @@ class TaskLedgerStoreTest {
       }
       r = save(store, note);
       store.putLedger("ns", Map.of("t:tk", new double[] {3, 0}));
-      assertThat(r.task()).isEqualTo(note);
+      assertThat(TaskNote.of(r.annotations())).isEqualTo(note);
     }
     try (LuceneStore store = LuceneStore.open(dir, DIM, TINY_CHECKPOINTS)) {
       assertThat(store.ledger("ns", List.of("t:tk")).get("t:tk")).containsExactly(3, 0);
@@ -81,7 +82,7 @@ class TaskLedgerStoreTest {
       assertThat(store.ledger("ns", java.util.stream.IntStream.range(0, 2000).mapToObj(i -> "p:tk:m" + i).toList()))
           .hasSize(2000);
       RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
-      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+      assertThat(TaskNote.of(((RewardOutcome.Applied) out).retrieval().annotations())).isEqualTo(note);
     }
   }
 
@@ -95,7 +96,7 @@ class TaskLedgerStoreTest {
       m = store.insert(new NewMemory("ns", "", new float[] {1, 0, 0, 0, 0, 0, 0, 0}, "e", Outcome.SUCCESS, 0, T0), 0.9);
       r = save(store, note);
       store.putLedger("ns", Map.of("t:tk", new double[] {2, 1}));
-    } // a clean close writes a snapshot (v3)
+    } // a clean close writes a snapshot (v5)
     Path snapshot = StoreFiles.snapshots(dir).lastEntry().getValue();
     StoreState state = new StoreState(new RetrievalBook.Limits(1_000, 1 << 20), new RetrievalBook.Limits(1_000, 1 << 20));
     Snapshot.Position at = Snapshot.read(snapshot, DIM, state);
@@ -106,7 +107,7 @@ class TaskLedgerStoreTest {
     try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
       assertThat(store.ledger("ns", List.of("t:tk")).get("t:tk")).containsExactly(2, 1);
       RewardOutcome out = store.applyReward("ns", r.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
-      assertThat(((RewardOutcome.Applied) out).retrieval().task()).isEqualTo(note);
+      assertThat(TaskNote.of(((RewardOutcome.Applied) out).retrieval().annotations())).isEqualTo(note);
       assertThat(store.get("ns", m.id())).isPresent();
     }
   }
