@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "migrate",
     description = {"Copies namespaces from one store to another: the embedded store to a SolrCloud collection when a "
         + "tenant outgrows one machine (or back, or between collections).",
-        "Every memory is copied exactly (texts, embedding, outcome, Q, visits, creation and update times) with its intent "
-        + "grouping, and each namespace's recorded configuration. Not copied: retrievals still waiting for a reward, and "
+        "Every memory is copied exactly (texts, embedding, outcome, Q, visits, creation and update times, annotations) with "
+        + "its intent grouping, and each namespace's recorded configuration. Not copied: retrievals still waiting for a reward, and "
         + "per-task learning statistics (relearned from new rewards). Stop the agents writing to the source first; a "
         + "namespace that already holds memories in the target is refused.",
         "Vectors are copied only between stores of the same embedding model; between models give --re-embed and the "

@@ -33,6 +33,34 @@ class StoreCopyTest {
   }
 
   @Test
+  void copiesEachMemorysAnnotations_toItsCopy_acrossBatches() {
+    MemoryStore from = new InMemoryStore(DIM);
+    SplittableRandom rnd = new SplittableRandom(5);
+    List<Memory> source = new ArrayList<>();
+    Map<String, Annotations> annotated = new HashMap<>();
+    for (int i = 0; i < StoreCopy.UTILITY_BATCH + 20; i++) { // more than one batch
+      Memory m = from.insert(new NewMemory("team", "task " + i, random(rnd), "e" + i, Outcome.SUCCESS, 0, T0), 0.95);
+      source.add(m);
+      if (i % 3 == 0) {
+        annotated.put(m.id(), Annotations.of("seen", 1, new byte[] {(byte) i}));
+      }
+    }
+    from.annotate("team", annotated);
+    MemoryStore to = new InMemoryStore(DIM);
+    StoreCopy.copy(from, to, "team", n -> {});
+    List<Memory> after = new ArrayList<>();
+    to.forEachMemory("team", after::add);
+    Map<String, Annotations> expected = new HashMap<>();
+    for (int i = 0; i < source.size(); i++) {
+      Annotations a = annotated.get(source.get(i).id());
+      if (a != null) {
+        expected.put(after.get(i).id(), a);
+      }
+    }
+    assertThat(to.annotations("team", after.stream().map(Memory::id).toList())).isEqualTo(expected).hasSize(92);
+  }
+
+  @Test
   void copiesMemoriesGroupsUtilitiesAndSettingsExactly_intoAnotherStore() {
     MemoryStore from = new InMemoryStore(DIM);
     SplittableRandom rnd = new SplittableRandom(3);
