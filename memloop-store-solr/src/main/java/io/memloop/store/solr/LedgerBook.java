@@ -1,0 +1,78 @@
+package io.memloop.store.solr;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrInputDocument;
+
+/**
+ * A namespace's settings (one document, {@code s}) and its ledger (one document per key, {@code l<encoded key>}),
+ * each value in {@code payload}; written as absolute values, read by real-time get. Thread-safe.
+ */
+final class LedgerBook {
+  private final SolrIo io;
+  private final Routing routing;
+
+  LedgerBook(SolrIo io, Routing routing) {
+    this.io = io;
+    this.routing = routing;
+  }
+
+  Optional<Map<String, String>> settings(String namespace) {
+    SolrDocument d = io.realTimeGet(routing.docId(namespace, "s"), "id,payload");
+    return d == null ? Optional.empty() : Optional.of(Payloads.settings((String) d.getFieldValue("payload")));
+  }
+
+  void saveSettings(String namespace, Map<String, String> settings) {
+    SolrInputDocument d = routing.doc(namespace, "s", "s", 0);
+    d.addField("payload", Payloads.settings(settings));
+    UpdateRequest req = new UpdateRequest();
+    req.add(d);
+    io.write(req);
+  }
+
+  Map<String, double[]> ledger(String namespace, Collection<String> keys) {
+    Map<String, String> byDocId = new LinkedHashMap<>();
+    for (String k : keys) {
+      byDocId.put(ledgerId(namespace, k), k);
+    }
+    Map<String, double[]> out = new HashMap<>();
+    if (byDocId.isEmpty()) {
+      return out;
+    }
+    for (SolrDocument d : io.realTimeGet(byDocId.keySet(), "id,payload", "ledger")) {
+      String key = byDocId.get((String) d.getFieldValue("id"));
+      if (key != null) {
+        out.put(key, Payloads.numbers((String) d.getFieldValue("payload")));
+      }
+    }
+    return out;
+  }
+
+  void putLedger(String namespace, Map<String, double[]> values) {
+    if (values.isEmpty()) {
+      return;
+    }
+    UpdateRequest req = new UpdateRequest();
+    for (var e : values.entrySet()) {
+      SolrInputDocument d = new SolrInputDocument();
+      d.addField("id", ledgerId(namespace, e.getKey()));
+      d.addField("kind", "l");
+      d.addField("tenant", namespace);
+      d.addField("payload", Payloads.numbers(e.getValue()));
+      req.add(d);
+    }
+    io.write(req);
+  }
+
+  private String ledgerId(String ns, String key) {
+    // '!' would make the key a routing prefix: encode it (and everything else unusual)
+    return routing.docId(ns, "l" + URLEncoder.encode(key, StandardCharsets.UTF_8).replace("!", "%21"));
+  }
+}

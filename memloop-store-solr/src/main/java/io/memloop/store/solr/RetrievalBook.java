@@ -1,0 +1,50 @@
+package io.memloop.store.solr;
+
+import io.memloop.store.MemoryStore;
+import io.memloop.store.RetrievalRecord;
+import io.memloop.store.RetrievalRecordDraft;
+import java.util.Optional;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrInputDocument;
+
+/**
+ * Saved retrievals: one document each ({@code r<seq>}), the record in {@code payload}, with its expiry and the reward
+ * claim fields ({@code rewarded} 0 and {@code claim} 0 until a reward claims it). Thread-safe.
+ */
+final class RetrievalBook {
+  private final SolrIo io;
+  private final Routing routing;
+  private final IdSequence sequence;
+
+  RetrievalBook(SolrIo io, Routing routing, IdSequence sequence) {
+    this.io = io;
+    this.routing = routing;
+    this.sequence = sequence;
+  }
+
+  RetrievalRecord save(RetrievalRecordDraft draft) {
+    long seq = sequence.next();
+    RetrievalRecord record = draft.withId("r" + seq);
+    SolrInputDocument d = routing.doc(draft.namespace(), record.id(), "r", seq);
+    d.addField("payload", Payloads.retrieval(record));
+    d.addField("expires", Fields.nanos(record.expiresAt()));
+    d.addField("rewarded", 0L);
+    d.addField("claim", 0L);
+    UpdateRequest req = new UpdateRequest();
+    req.add(d);
+    io.write(req);
+    return record;
+  }
+
+  Optional<RetrievalRecord> get(String namespace, String retrievalId) {
+    if (MemoryStore.sequenceOf(retrievalId, 'r') < 0) {
+      return Optional.empty();
+    }
+    SolrDocument r = io.realTimeGet(routing.docId(namespace, retrievalId), "id,payload");
+    if (r == null || r.getFieldValue("payload") == null) {
+      return Optional.empty();
+    }
+    return Optional.of(Payloads.retrieval(retrievalId, namespace, (String) r.getFieldValue("payload")));
+  }
+}

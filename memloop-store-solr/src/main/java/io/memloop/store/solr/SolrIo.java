@@ -1,0 +1,180 @@
+package io.memloop.store.solr;
+
+import io.memloop.MemLoopException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.solr.client.solrj.SolrClient;
+import org.apache.solr.client.solrj.SolrRequest;
+import org.apache.solr.client.solrj.SolrServerException;
+import org.apache.solr.client.solrj.request.AbstractUpdateRequest;
+import org.apache.solr.client.solrj.request.QueryRequest;
+import org.apache.solr.client.solrj.request.UpdateRequest;
+import org.apache.solr.client.solrj.response.QueryResponse;
+import org.apache.solr.common.SolrDocument;
+import org.apache.solr.common.SolrDocumentList;
+import org.apache.solr.common.SolrException;
+import org.apache.solr.common.params.CursorMarkParams;
+import org.apache.solr.common.params.ModifiableSolrParams;
+import org.apache.solr.common.util.NamedList;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Solr plumbing every part of {@link SolrStore} shares: writes (a failed {@code _version_} check becomes a
+ * {@link VersionConflict}, any other failure {@link MemLoopException.Reason#STORE_UNAVAILABLE}), real-time gets and
+ * searches (retried when the connection failed), cursor paging, and the tolerant update chain's error list.
+ *
+ * <p>Thread-safe (the {@link SolrClient} is).
+ */
+final class SolrIo {
+  static final int READ_ATTEMPTS = 3;
+  /** The update chain that applies what it can and names the documents it could not. */
+  static final String TOLERANT_CHAIN = "memloop-tolerant";
+  private static final int PAGE = 500;
+
+  private final SolrClient client;
+  private final String collection;
+  private final boolean immediate;
+
+  SolrIo(SolrClient client, String collection, SolrStoreOptions.Visibility visibility) {
+    this.client = client;
+    this.collection = collection;
+    this.immediate = visibility == SolrStoreOptions.Visibility.IMMEDIATE;
+  }
+
+  String collection() {
+    return collection;
+  }
+
+  /** Whether searches see every write at once (each write commits). */
+  boolean immediate() {
+    return immediate;
+  }
+
+  NamedList<Object> write(UpdateRequest req) {
+    return write(req, true);
+  }
+
+  NamedList<Object> write(UpdateRequest req, boolean commitIfImmediate) {
+    if (commitIfImmediate && immediate) {
+      req.setAction(AbstractUpdateRequest.ACTION.COMMIT, false, true, true);
+    }
+    try {
+      return client.request(req, collection);
+    } catch (SolrException e) {
+      if (e.code() == 409) {
+        throw new VersionConflict(e);
+      }
+      throw unavailable("write", e);
+    } catch (SolrServerException | IOException e) {
+      Throwable c = e.getCause();
+      if (c instanceof SolrException se && se.code() == 409) {
+        throw new VersionConflict(se);
+      }
+      throw unavailable("write", e);
+    }
+  }
+
+  @Nullable SolrDocument realTimeGet(String docId, String fields) {
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("fl", fields);
+    return read("read", () -> client.getById(collection, docId, p));
+  }
+
+  /** The documents of {@code docIds} that exist, by real-time get in one request. */
+  SolrDocumentList realTimeGet(Collection<String> docIds, String fields, String what) {
+    ModifiableSolrParams p = new ModifiableSolrParams();
+    p.set("fl", fields);
+    return read(what, () -> client.getById(collection, docIds, p));
+  }
+
+  QueryResponse query(ModifiableSolrParams p) {
+    return read("search", () -> new QueryRequest(p, SolrRequest.METHOD.POST).process(client, collection));
+  }
+
+  /** A read from Solr. */
+  @FunctionalInterface
+  interface SolrRead<T> {
+    T run() throws SolrServerException, IOException;
+  }
+
+  /**
+   * Runs a read, again up to {@value #READ_ATTEMPTS} times in all when the connection failed (the JDK's HTTP/1.1 client
+   * now and then hands out a pooled connection the server side has just closed); reads have no effect to repeat.
+   * A request Solr answered with an error is not retried.
+   */
+  <T> T read(String what, SolrRead<T> call) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return call.run();
+      } catch (SolrServerException | IOException e) {
+        if (attempt >= READ_ATTEMPTS) {
+          throw unavailable(what, e);
+        }
+      } catch (SolrException e) {
+        throw unavailable(what, e);
+      }
+    }
+  }
+
+  /** Every result of {@code p}, in its sort order (which must end with a unique field for the cursor). */
+  void forEachResult(ModifiableSolrParams p, Consumer<SolrDocument> visitor) {
+    String sort = p.get("sort");
+    if (!sort.contains("id ")) {
+      p.set("sort", sort + ",id asc");
+    }
+    p.set("rows", PAGE);
+    String cursor = CursorMarkParams.CURSOR_MARK_START;
+    while (true) {
+      p.set(CursorMarkParams.CURSOR_MARK_PARAM, cursor);
+      QueryResponse r = query(p);
+      r.getResults().forEach(visitor);
+      String next = r.getNextCursorMark();
+      // a short page is the last: asking again would only confirm it with an empty one
+      if (next == null || next.equals(cursor) || r.getResults().size() < PAGE) {
+        return;
+      }
+      cursor = next;
+    }
+  }
+
+  /** The ids of the documents the tolerant chain refused for a version conflict; any other refusal fails. */
+  static List<String> tolerantErrors(NamedList<Object> response) {
+    Object header = response.get("responseHeader");
+    if (!(header instanceof NamedList<?> h) || !(h.get("errors") instanceof List<?> errors)) {
+      return List.of();
+    }
+    List<String> ids = new ArrayList<>();
+    for (Object e : errors) {
+      Object id = SolrClusterAdmin.entry(e, "id");
+      Object type = SolrClusterAdmin.entry(e, "type");
+      Object message = SolrClusterAdmin.entry(e, "message");
+      if (id == null || !"ADD".equals(String.valueOf(type)) || message == null || !message.toString().contains("version conflict")) {
+        throw new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "store",
+            "Solr rejected a utility update: " + e);
+      }
+      ids.add(id.toString());
+    }
+    return ids;
+  }
+
+  void close() {
+    closeQuietly(client);
+  }
+
+  static MemLoopException unavailable(String what, Throwable e) {
+    Throwable cause = e instanceof VersionConflict v ? v.getCause() : e;
+    return new MemLoopException(MemLoopException.Reason.STORE_UNAVAILABLE, "store",
+        "store: Solr " + what + " failed: " + cause.getMessage(), cause);
+  }
+
+  static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // closing: nothing useful to do
+    }
+  }
+}
