@@ -7,15 +7,22 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.memloop.Candidate;
 import io.memloop.MemLoopException;
+import io.memloop.policy.TaskNote;
+import io.memloop.store.Annotations;
 import io.memloop.store.RetrievalRecord;
-import io.memloop.store.TaskNote;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The stored texts of retrievals, settings and ledger entries; numbers round-trip exactly. */
+/**
+ * The stored texts of retrievals, settings and ledger entries; numbers round-trip exactly. A retrieval's
+ * {@link Annotations} are {@code "ann"}, the base64 of their bytes (absent when there are none); payloads written
+ * before annotations hold per-task learning's fields as {@code "task"} instead, read into the {@code "task"}
+ * annotation.
+ */
 final class Payloads {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -29,10 +36,8 @@ final class Payloads {
     for (Candidate c : r.candidates()) {
       cs.addArray().add(c.memoryId()).add(c.similarity()).add(c.q()).add(c.score()).add(c.selected()).add(c.probability());
     }
-    TaskNote t = r.task();
-    ArrayNode task = o.putArray("task").add(t.context()).add(t.explored()).add(t.explorable()).add(t.assumedUsed());
-    if (t.noteDepth() != TaskNote.NO_DRAW) { // absent in payloads written before the draw was kept
-      task.add(t.noteDepth());
+    if (!r.annotations().isEmpty()) {
+      o.put("ann", annotations(r.annotations()));
     }
     return write(o);
   }
@@ -44,11 +49,32 @@ final class Payloads {
       candidates.add(new Candidate(c.get(0).asText(), number(c.get(1)), number(c.get(2)), number(c.get(3)),
           c.get(4).asBoolean(), number(c.get(5))));
     }
+    Annotations annotations = Annotations.EMPTY;
+    JsonNode ann = o.get("ann");
     JsonNode t = o.get("task");
-    TaskNote task = new TaskNote(t.get(0).asText(), t.get(1).asText(), t.get(2).asBoolean(), t.get(3).asText(),
-        t.size() > 4 ? t.get(4).asInt() : TaskNote.NO_DRAW);
+    if (ann != null) {
+      annotations = annotations(ann.asText());
+    } else if (t != null) { // written before annotations (the depth is absent in those from before the draw)
+      annotations = new TaskNote(t.get(0).asText(), t.get(1).asText(), t.get(2).asBoolean(), t.get(3).asText(),
+          t.size() > 4 ? t.get(4).asInt() : TaskNote.NO_DRAW).into(Annotations.EMPTY);
+    }
     return new RetrievalRecord(id, namespace, Instant.parse(o.get("created").asText()),
-        Instant.parse(o.get("expires").asText()), candidates, task);
+        Instant.parse(o.get("expires").asText()), candidates, annotations);
+  }
+
+  /** How annotations are stored as text: the base64 of {@link Annotations#toBytes()}. */
+  static String annotations(Annotations a) {
+    return Base64.getEncoder().encodeToString(a.toBytes());
+  }
+
+  /** Annotations stored by {@link #annotations(Annotations)}; STORE_CORRUPT if they are not. */
+  static Annotations annotations(String stored) {
+    try {
+      return Annotations.fromBytes(Base64.getDecoder().decode(stored));
+    } catch (IllegalArgumentException e) {
+      throw new MemLoopException(MemLoopException.Reason.STORE_CORRUPT, "store",
+          "store: unreadable stored annotations: " + e.getMessage(), e);
+    }
   }
 
   static String settings(Map<String, String> settings) {

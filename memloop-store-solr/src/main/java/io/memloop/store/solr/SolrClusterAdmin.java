@@ -28,10 +28,11 @@ final class SolrClusterAdmin {
   static final List<String> CONFIG_FILES = List.of("managed-schema.xml", "solrconfig.xml");
   private static final long DEFAULT_SOFT_COMMIT_MILLIS = 1_000;
   /**
-   * The config set's name, before its dimension: schema 2 (with the listing fields) is a new name, so a cluster that
-   * holds the schema 1 set ({@code memloop-d<dimension>}) creates new collections with the new one.
+   * The config set's name, before its dimension: each schema is a new name (schema 2 added the listing fields, schema
+   * 3 the memories' annotations), so a cluster that holds an older set ({@code memloop-d<dimension>}, {@code
+   * memloop-v2-d<dimension>}) creates new collections with the new one.
    */
-  static final String CONFIG_PREFIX = "memloop-v2-d";
+  static final String CONFIG_PREFIX = "memloop-v3-d";
 
   private SolrClusterAdmin() {}
 
@@ -143,9 +144,21 @@ final class SolrClusterAdmin {
    * a collection created by an older build has not, and is listed by scanning.
    */
   static boolean hasListingFields(JdkCloudSolrClient client, String collection) {
+    return hasField(client, collection, "created_at");
+  }
+
+  /**
+   * Whether the collection's schema has the memories' annotations field (schema 3: {@code ann}); a collection created
+   * by an older build has not, and keeps no memory annotations.
+   */
+  static boolean hasAnnotations(JdkCloudSolrClient client, String collection) {
+    return hasField(client, collection, "ann");
+  }
+
+  private static boolean hasField(JdkCloudSolrClient client, String collection, String field) {
     try {
       NamedList<Object> r = client.request(
-          new GenericSolrRequest(SolrRequest.METHOD.GET, "/schema/fields/created_at").setRequiresCollection(true), collection);
+          new GenericSolrRequest(SolrRequest.METHOD.GET, "/schema/fields/" + field).setRequiresCollection(true), collection);
       return entry(r.get("field"), "name") != null;
     } catch (SolrServerException | IOException | SolrException e) {
       return false;

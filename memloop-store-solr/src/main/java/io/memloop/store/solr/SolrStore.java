@@ -5,6 +5,7 @@ import io.memloop.Memory;
 import io.memloop.MemoryPage;
 import io.memloop.MemoryQuery;
 import io.memloop.MemLoopException;
+import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.NewMemory;
@@ -63,10 +64,11 @@ public final class SolrStore implements MemoryStore {
   private final RetrievalBook retrievals;
   private final Rewarder rewarder;
   private final LedgerBook ledger;
+  private final MemoryAnnotations annotations;
   private volatile boolean closed;
 
   private SolrStore(SolrIo io, SolrStoreOptions options, int dimension, long softCommitMillis, boolean listingFields,
-      int tenantBits) {
+      boolean annotationField, int tenantBits) {
     this.io = io;
     this.options = options;
     this.dimension = dimension;
@@ -82,15 +84,16 @@ public final class SolrStore implements MemoryStore {
     this.searcher = new MemorySearch(io, routing);
     this.editor = new Editor(io, routing, reader, listingFields);
     this.deleter = new Deleter(io, routing, intents, recent, locks);
-    this.retrievals = new RetrievalBook(io, routing, sequence);
+    this.retrievals = new RetrievalBook(io, routing, sequence, !annotationField); // schema 3 stores payloads only
     this.rewarder = new Rewarder(io, routing);
     this.ledger = new LedgerBook(io, routing);
+    this.annotations = new MemoryAnnotations(io, routing, annotationField);
   }
 
   /**
    * Opens the MemLoop collection named by {@code options}. An existing collection keeps its dimension ({@code
    * dimensionForNew} is then ignored; the engine checks the embeddings it is given); a missing one is created with {@code dimensionForNew} from the
-   * config set MemLoop ships (uploaded as {@code memloop-v2-d<dimension>} if the cluster does not have it yet), or,
+   * config set MemLoop ships (uploaded as {@code memloop-v3-d<dimension>} if the cluster does not have it yet), or,
    * without a dimension, the call fails with {@link MemLoopException.Reason#NOT_FOUND}.
    */
   public static SolrStore open(SolrStoreOptions options, OptionalInt dimensionForNew) {
@@ -99,9 +102,10 @@ public final class SolrStore implements MemoryStore {
       int dimension = SolrClusterAdmin.ensureCollection(client, options, dimensionForNew);
       long softCommit = SolrClusterAdmin.softCommitMillis(client, options.collection());
       boolean listingFields = SolrClusterAdmin.hasListingFields(client, options.collection());
+      boolean annotationField = SolrClusterAdmin.hasAnnotations(client, options.collection());
       SolrIo io = new SolrIo(client, options.collection(), options.visibility());
       int tenantBits = CollectionMeta.check(io, options, dimension);
-      return new SolrStore(io, options, dimension, softCommit, listingFields, tenantBits);
+      return new SolrStore(io, options, dimension, softCommit, listingFields, annotationField, tenantBits);
     } catch (RuntimeException e) {
       SolrIo.closeQuietly(client);
       throw e;
@@ -292,6 +296,24 @@ public final class SolrStore implements MemoryStore {
   public void putLedger(String namespace, Map<String, double[]> values) {
     checkOpen();
     ledger.putLedger(namespace, values);
+  }
+
+  /** Stored in the memories' documents ({@link MemoryAnnotations}); empty on a collection of schema 1 or 2. */
+  @Override
+  public Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds) {
+    checkOpen();
+    return annotations.read(namespace, memoryIds);
+  }
+
+  /**
+   * One request ({@link MemoryAnnotations}), durable on return (stronger than {@link #putLedger}'s promise).
+   *
+   * @throws MemLoopException CONFLICT on a collection of schema 1 or 2, which has no field for them
+   */
+  @Override
+  public void annotate(String namespace, Map<String, Annotations> byMemoryId) {
+    checkOpen();
+    annotations.annotate(namespace, byMemoryId);
   }
 
   // ---------------------------------------------------------------- lifecycle
