@@ -458,18 +458,21 @@ public final class MemLoop implements AutoCloseable {
     if (episode != null && !java.util.Arrays.equals(episode.query(), embedding)) {
       episode = null; // another intent than the retrieval's: search
     }
-    boolean joins = episode != null && episode.intentId() != null && episode.similarity() >= config.mergeThreshold();
+    // where the memory goes (io.memloop.policy.Grouping): decided here, the store obeys
+    String episodeJoins = episode == null ? null
+        : io.memloop.policy.Grouping.join(episode.intentId(), episode.similarity(), config.mergeThreshold());
+    boolean joins = episodeJoins != null;
     if (config.consolidation() != MemLoopConfig.Consolidation.NONE) {
       // one nearest-intent search (or the retrieval's) serves both consolidation and where the memory goes
       Retention.Decision decision;
       String nearestId;
       if (episode != null) {
-        nearestId = joins ? episode.intentId() : null;
+        nearestId = episodeJoins;
         decision = Retention.decide(config.consolidation(), joins ? episode.members() : List.of(),
             id -> store.get(namespace, id), experience, outcome);
       } else {
         var nearest = store.recall(namespace, embedding, 1, config.mergeThreshold());
-        nearestId = nearest.isEmpty() ? null : nearest.getFirst().intentId();
+        nearestId = io.memloop.policy.Grouping.join(nearest, config.mergeThreshold());
         decision = Retention.decide(config.consolidation(), nearest.isEmpty() ? List.of() : nearest.getFirst().memories(),
             embedding, experience, outcome);
       }
@@ -488,7 +491,7 @@ public final class MemLoop implements AutoCloseable {
         case Retention.Store s -> stored = store.insert(fresh, config.mergeThreshold(), nearestId);
       }
     } else if (episode != null) {
-      stored = store.insert(fresh, config.mergeThreshold(), joins ? episode.intentId() : null);
+      stored = store.insert(fresh, config.mergeThreshold(), episodeJoins);
     } else {
       stored = store.insert(fresh, config.mergeThreshold());
     }

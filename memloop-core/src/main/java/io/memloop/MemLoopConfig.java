@@ -1,13 +1,11 @@
 package io.memloop;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Set;
 
 /**
  * Every retrieval and learning knob, validated once by {@link Builder#build()}. Immutable and
@@ -15,39 +13,8 @@ import java.util.Objects;
  * .toBuilder().k1(10).build()}. Transports set knobs by name with {@link Builder#set(String, String)};
  * the names are those of the accessors ({@link #KNOBS}).
  *
- * @param k1 Phase A: how many intents (by cosine) to keep
- * @param k2 Phase B: how many memories to select
- * @param similarityThreshold Phase A gate δ: intents with cosine below it are never candidates
- * @param lambda Phase B mix λ: score = (1−λ)·norm(sim) + λ·norm(Q)
- * @param alpha learning rate α in Q ← Q + α(r − Q)
- * @param rewardMin smallest accepted reward
- * @param rewardMax largest accepted reward
- * @param qInitSuccess Q of a new memory whose episode succeeded
- * @param qInitFailure Q of a new memory whose episode failed
- * @param qInitUnknown Q of a new memory whose outcome is unknown
- * @param qMin candidates with Q below it are dropped before selection
- * @param mergeThreshold a new memory whose intent has cosine ≥ this to an existing intent joins it
- * @param exploration exploration policy
- * @param epsilon ε of ε-greedy: probability of replacing the greedy top-k2 with a uniform draw
- * @param similarityNormalization how Phase B normalises similarity
- * @param simMean mean for {@link SimilarityNormalization#FIXED}
- * @param simStd standard deviation for {@link SimilarityNormalization#FIXED}
- * @param retrievalTtl how long an unrewarded retrieval can still be rewarded
- * @param similarityScope what a candidate's similarity is measured against: its intent group's
- *     representative (MemRL) or the memory's own intent
- * @param tieBreak the order of candidates whose scores and similarities tie
- * @param consolidation what {@code remember} does with an experience already stored under the same intent
- * @param taskLearning whether the engine learns, per task, which memories worked and explores for
- *     tasks that keep failing
- * @param exploreAfterFailures consecutive failures after which a task with no proven memory explores
- * @param exploreBudget most explorations per task
- * @param maxMemories most memories a namespace keeps (0: no bound); past it, {@code remember} evicts
- *     the lowest-utility memory (lowest Q, then fewest visits, then oldest)
- * @param mergeScope where {@code remember} looks for the intent group a new memory joins
- * @param gamma discount γ of a Bellman/TD reward: a reward naming the next retrieval of its episode moves Q
- *     towards {@code r + γ·max Q'} (Q' of the memories that retrieval selected); 0, the reference code's
- *     value, makes every reward Monte-Carlo
- * @param noteDepth how much of a merged failure note listing more than k2 attempts a retrieval shows
+ * <p>Each component is a {@link Knob}: its type, bounds, value in every preset, documentation and conflicts are
+ * stated there once (and rendered in docs/configuration.md). The components are declared in the table's order.
  */
 public record MemLoopConfig(
     int k1,
@@ -189,23 +156,8 @@ public record MemLoopConfig(
     NEWEST
   }
 
-  /**
-   * Values of knobs that settings recorded by earlier versions lack: what those versions did.
-   * {@link #fromSettings} fills them in.
-   */
-  static final Map<String, String> LEGACY_SETTINGS =
-      Map.of("similarityScope", "INTENT_GROUP", "tieBreak", "OLDEST_FIRST", "consolidation", "NONE",
-          "taskLearning", "OFF", "exploreAfterFailures", "2", "exploreBudget", "4", "maxMemories", "0",
-          "mergeScope", "NEAREST", "gamma", "0", "noteDepth", "LEARNED");
-
-  /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order. */
-  public static final List<String> KNOBS =
-      List.of(
-          "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit",
-          "qInitSuccess", "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration",
-          "epsilon", "similarityNormalization", "simMean", "simStd", "retrievalTtl", "similarityScope",
-          "tieBreak", "consolidation", "taskLearning", "exploreAfterFailures", "exploreBudget", "maxMemories",
-          "mergeScope", "gamma", "noteDepth");
+  /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order ({@link Knob}). */
+  public static final List<String> KNOBS = Knob.names();
 
   /** Largest k1 (intents recalled in Phase A): a bound on the work and memory of one retrieval. */
   public static final int MAX_K1 = 10_000;
@@ -219,99 +171,54 @@ public record MemLoopConfig(
   /** Smallest simStd of FIXED normalisation. */
   public static final double MIN_SIM_STD = 1e-6;
 
-  /** Longest retrievalTtl: 100 years, so expiry times stay representable. */
-  public static final Duration MAX_RETRIEVAL_TTL = Duration.ofDays(36_500);
+  /** Longest retrievalTtl in days: 100 years, so expiry times stay representable. */
+  public static final long MAX_RETRIEVAL_TTL_DAYS = 36_500;
 
-  /** Use {@link #builder()} or {@link #preset(Preset)}; this constructor validates like the builder. */
+  /** Longest retrievalTtl. */
+  public static final Duration MAX_RETRIEVAL_TTL = Duration.ofDays(MAX_RETRIEVAL_TTL_DAYS);
+
+  /**
+   * Use {@link #builder()} or {@link #preset(Preset)}; this constructor validates like the builder: every
+   * knob's bounds ({@link Knob}), then every {@link Knob.Conflict}.
+   */
   public MemLoopConfig {
-    Checks.requireInRange(k1, 1, MAX_K1, "k1");
-    Checks.requireInRange(k2, 1, MAX_K2, "k2");
-    Checks.requireInRange(similarityThreshold, -1, 1, "similarityThreshold");
-    Checks.requireInRange(lambda, 0, 1, "lambda");
-    Checks.requireInRange(alpha, 0, 1, "alpha");
-    Checks.requireFinite(rewardMin, "rewardMin");
-    Checks.requireFinite(rewardMax, "rewardMax");
-    if (!(rewardMin < rewardMax)) {
-      throw MemLoopException.invalid(
-          "rewardMin", "must be below rewardMax (rewardMin=" + rewardMin + ", rewardMax=" + rewardMax + ")");
-    }
-    Checks.requireFinite(qInitSuccess, "qInitSuccess");
-    Checks.requireFinite(qInitFailure, "qInitFailure");
-    Checks.requireFinite(qInitUnknown, "qInitUnknown");
-    if (Double.isNaN(qMin) || qMin == Double.POSITIVE_INFINITY) {
-      throw MemLoopException.invalid("qMin", "must be a number or -Infinity, got " + qMin);
-    }
-    Checks.requireInRange(mergeThreshold, -1, 1, "mergeThreshold");
-    Checks.requireInRange(epsilon, 0, 1, "epsilon");
-    if (exploration == Exploration.NONE && epsilon > 0) {
-      throw MemLoopException.invalid(
-          "epsilon", "is " + epsilon + " but exploration is NONE; set exploration=EPSILON_GREEDY or epsilon=0");
-    }
-    Checks.requireInRange(simMean, -1, 1, "simMean");
-    // A tinier std turns similarities into infinite scores; cosines live in [-1, 1].
-    Checks.requireInRange(simStd, MIN_SIM_STD, 2, "simStd");
-    Objects.requireNonNull(exploration, "exploration");
-    Objects.requireNonNull(similarityNormalization, "similarityNormalization");
-    Objects.requireNonNull(similarityScope, "similarityScope");
-    Objects.requireNonNull(tieBreak, "tieBreak");
-    Objects.requireNonNull(consolidation, "consolidation");
-    Objects.requireNonNull(mergeScope, "mergeScope");
-    Checks.requireInRange(gamma, 0, 1, "gamma");
-    Objects.requireNonNull(noteDepth, "noteDepth");
-    Objects.requireNonNull(taskLearning, "taskLearning");
-    Checks.requireInRange(exploreAfterFailures, 1, 1_000, "exploreAfterFailures");
-    Checks.requireInRange(exploreBudget, 0, 1_000, "exploreBudget");
-    if (maxMemories < 0 || maxMemories > MAX_MEMORIES) {
-      throw MemLoopException.invalid("maxMemories", "must be in [0, " + MAX_MEMORIES + "] (0: no bound), got " + maxMemories);
-    }
-    if (retrievalTtl.isNegative() || retrievalTtl.isZero() || retrievalTtl.compareTo(MAX_RETRIEVAL_TTL) > 0) {
-      throw MemLoopException.invalid(
-          "retrievalTtl", "must be positive and at most " + MAX_RETRIEVAL_TTL.toDays() + " days, got " + retrievalTtl);
-    }
+    // In Knob order (a test pins it against the record components).
+    Knob.validate(new Object[] {
+        k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
+        qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
+        similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
+        mergeScope, gamma, noteDepth});
   }
 
-  /** The preset's values. */
+  /** The configuration of these values, one per {@link Knob} in table order. */
+  private static MemLoopConfig of(Object[] v) {
+    return new MemLoopConfig(
+        (int) Knob.K1.in(v), (int) Knob.K2.in(v), (double) Knob.SIMILARITY_THRESHOLD.in(v), (double) Knob.LAMBDA.in(v),
+        (double) Knob.ALPHA.in(v), (double) Knob.REWARD_MIN.in(v), (double) Knob.REWARD_MAX.in(v),
+        (double) Knob.Q_INIT_SUCCESS.in(v), (double) Knob.Q_INIT_FAILURE.in(v), (double) Knob.Q_INIT_UNKNOWN.in(v),
+        (double) Knob.Q_MIN.in(v), (double) Knob.MERGE_THRESHOLD.in(v), (Exploration) Knob.EXPLORATION.in(v),
+        (double) Knob.EPSILON.in(v), (SimilarityNormalization) Knob.SIMILARITY_NORMALIZATION.in(v),
+        (double) Knob.SIM_MEAN.in(v), (double) Knob.SIM_STD.in(v), (Duration) Knob.RETRIEVAL_TTL.in(v),
+        (SimilarityScope) Knob.SIMILARITY_SCOPE.in(v), (TieBreak) Knob.TIE_BREAK.in(v),
+        (Consolidation) Knob.CONSOLIDATION.in(v), (TaskLearning) Knob.TASK_LEARNING.in(v),
+        (int) Knob.EXPLORE_AFTER_FAILURES.in(v), (int) Knob.EXPLORE_BUDGET.in(v), (long) Knob.MAX_MEMORIES.in(v),
+        (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v));
+  }
+
+  /** The preset's values ({@link Knob#defaultValue(Preset)}). */
   public static MemLoopConfig preset(Preset preset) {
-    Builder b =
-        new Builder()
-            .k1(5)
-            .k2(3)
-            .similarityThreshold(0.5)
-            .lambda(0.5)
-            .alpha(0.3)
-            .rewardMin(-1)
-            .rewardMax(1)
-            .qInit(0)
-            .qMin(-10)
-            .mergeThreshold(0.9)
-            .exploration(Exploration.NONE)
-            .epsilon(0)
-            .simMean(0.5)
-            .simStd(0.1)
-            .retrievalTtl(Duration.ofDays(7))
-            .similarityScope(SimilarityScope.INTENT_GROUP)
-            .tieBreak(TieBreak.OLDEST_FIRST)
-            .consolidation(Consolidation.NONE)
-            .taskLearning(TaskLearning.OFF)
-            .exploreAfterFailures(2)
-            .exploreBudget(4)
-            .maxMemories(0)
-            .mergeScope(MergeScope.NEAREST)
-            .gamma(0)
-            .noteDepth(NoteDepth.LEARNED);
-    return switch (preset) {
-      case MEMRL -> b.similarityNormalization(SimilarityNormalization.FIXED).build();
-      case SIMILARITY -> b.similarityNormalization(SimilarityNormalization.POOL).lambda(0).alpha(0).build();
-      case DEFAULT ->
-          b.similarityNormalization(SimilarityNormalization.POOL)
-              .lambda(0)
-              .similarityScope(SimilarityScope.MEMORY)
-              .tieBreak(TieBreak.NEWEST_FIRST)
-              .consolidation(Consolidation.MERGE_FAILURES)
-              .taskLearning(TaskLearning.ON)
-              .mergeScope(MergeScope.RETRIEVED)
-              .build();
-    };
+    return Presets.BY_PRESET.get(preset);
+  }
+
+  /** Built once, on first use (after {@link Knob}, which the presets are read from). */
+  private static final class Presets {
+    static final Map<Preset, MemLoopConfig> BY_PRESET = new java.util.EnumMap<>(Preset.class);
+
+    static {
+      for (Preset p : Preset.values()) {
+        BY_PRESET.put(p, of(Knob.presetValues(p)));
+      }
+    }
   }
 
   /** Starts from {@link Preset#DEFAULT}. */
@@ -319,36 +226,9 @@ public record MemLoopConfig(
     return preset(Preset.DEFAULT).toBuilder();
   }
 
+  /** A builder that starts from these values. */
   public Builder toBuilder() {
-    return new Builder()
-        .k1(k1)
-        .k2(k2)
-        .similarityThreshold(similarityThreshold)
-        .lambda(lambda)
-        .alpha(alpha)
-        .rewardMin(rewardMin)
-        .rewardMax(rewardMax)
-        .qInitSuccess(qInitSuccess)
-        .qInitFailure(qInitFailure)
-        .qInitUnknown(qInitUnknown)
-        .qMin(qMin)
-        .mergeThreshold(mergeThreshold)
-        .exploration(exploration)
-        .epsilon(epsilon)
-        .similarityNormalization(similarityNormalization)
-        .simMean(simMean)
-        .simStd(simStd)
-        .retrievalTtl(retrievalTtl)
-        .similarityScope(similarityScope)
-        .tieBreak(tieBreak)
-        .consolidation(consolidation)
-        .taskLearning(taskLearning)
-        .exploreAfterFailures(exploreAfterFailures)
-        .exploreBudget(exploreBudget)
-        .maxMemories(maxMemories)
-        .mergeScope(mergeScope)
-        .gamma(gamma)
-        .noteDepth(noteDepth);
+    return new Builder(this);
   }
 
   /** Q of a new memory produced by an episode with this outcome. */
@@ -366,25 +246,28 @@ public record MemLoopConfig(
    */
   public Map<String, String> toSettings() {
     Map<String, String> m = new LinkedHashMap<>();
-    asMap().forEach((k, v) -> m.put(k, String.valueOf(v)));
+    for (Knob k : Knob.values()) {
+      m.put(k.key(), Knob.text(k.raw(this)));
+    }
     return m;
   }
 
   /**
-   * The configuration {@link #toSettings()} wrote.
+   * The configuration {@link #toSettings()} wrote. A knob added after the settings were recorded takes
+   * {@link Knob#legacyValue()}: what the version that recorded them did.
    *
    * @throws MemLoopException INVALID_ARGUMENT naming a missing, unknown or bad knob
    */
   public static MemLoopConfig fromSettings(Map<String, String> settings) {
     Builder b = builder();
-    java.util.Set<String> canonical = preset(Preset.DEFAULT).asMap().keySet();
-    for (String knob : canonical) {
-      String v = settings.getOrDefault(knob, LEGACY_SETTINGS.get(knob));
+    for (Knob knob : Knob.values()) {
+      String v = settings.get(knob.key());
       if (v == null) {
-        throw MemLoopException.invalid(knob, "is missing from the recorded settings");
+        v = knob.legacyValue().orElseThrow(() -> MemLoopException.invalid(knob.key(), "is missing from the recorded settings"));
       }
-      b.set(knob, v);
+      b.put(knob, knob.parse(v));
     }
+    Set<String> canonical = Knob.keys();
     for (String k : settings.keySet()) {
       if (!canonical.contains(k)) {
         throw MemLoopException.invalid(k, "unknown knob in the recorded settings (known: " + String.join(", ", canonical) + ")");
@@ -395,206 +278,119 @@ public record MemLoopConfig(
 
   /** The knobs whose values differ from {@code other}'s, as {@code knob: this -> other}. */
   public List<String> differences(MemLoopConfig other) {
-    Map<String, Object> a = asMap();
-    Map<String, Object> b = other.asMap();
     List<String> out = new ArrayList<>();
-    a.forEach((k, v) -> {
-      if (!v.equals(b.get(k))) {
-        out.add(k + " " + v + " -> " + b.get(k));
+    for (Knob k : Knob.values()) {
+      Object a = k.value(this);
+      Object b = k.value(other);
+      if (!a.equals(b)) {
+        out.add(k.key() + " " + a + " -> " + b);
       }
-    });
+    }
     return out;
   }
 
-  /** Every knob by name, for printing and for {@code stats --json}. */
+  /** Every knob by name, for printing and for {@code stats --json}: numbers as numbers, the rest as text. */
   public Map<String, Object> asMap() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("k1", k1);
-    m.put("k2", k2);
-    m.put("similarityThreshold", similarityThreshold);
-    m.put("lambda", lambda);
-    m.put("alpha", alpha);
-    m.put("rewardMin", rewardMin);
-    m.put("rewardMax", rewardMax);
-    m.put("qInitSuccess", qInitSuccess);
-    m.put("qInitFailure", qInitFailure);
-    m.put("qInitUnknown", qInitUnknown);
-    m.put("qMin", qMin);
-    m.put("mergeThreshold", mergeThreshold);
-    m.put("exploration", exploration.name());
-    m.put("epsilon", epsilon);
-    m.put("similarityNormalization", similarityNormalization.name());
-    m.put("simMean", simMean);
-    m.put("simStd", simStd);
-    m.put("retrievalTtl", retrievalTtl.toString());
-    m.put("similarityScope", similarityScope.name());
-    m.put("tieBreak", tieBreak.name());
-    m.put("consolidation", consolidation.name());
-    m.put("taskLearning", taskLearning.name());
-    m.put("exploreAfterFailures", exploreAfterFailures);
-    m.put("exploreBudget", exploreBudget);
-    m.put("maxMemories", maxMemories);
-    m.put("mergeScope", mergeScope.name());
-    m.put("gamma", gamma);
-    m.put("noteDepth", noteDepth.name());
+    for (Knob k : Knob.values()) {
+      m.put(k.key(), k.value(this));
+    }
     return m;
   }
 
-  /** Fail-fast builder; {@link #build()} names the first invalid or conflicting knob. */
+  /**
+   * Fail-fast builder. Each setter checks its value's type and bounds and names the knob; {@link #build()}
+   * checks the {@link Knob.Conflict}s and names both knobs. The result depends on which knobs were set to what,
+   * never on the order of the calls: no setter changes another knob, and a knob set by its own name wins over a
+   * {@link Knob.Shorthand} ({@code qInit}) whichever came first. Setting the same knob twice keeps the last value.
+   */
   public static final class Builder {
-    private int k1;
-    private int k2;
-    private double similarityThreshold;
-    private double lambda;
-    private double alpha;
-    private double rewardMin;
-    private double rewardMax;
-    private double qInitSuccess;
-    private double qInitFailure;
-    private double qInitUnknown;
-    private double qMin;
-    private double mergeThreshold;
-    private Exploration exploration = Exploration.NONE;
-    private double epsilon;
-    private SimilarityNormalization similarityNormalization = SimilarityNormalization.POOL;
-    private double simMean;
-    private double simStd = 1;
-    private Duration retrievalTtl = Duration.ofDays(7);
-    private SimilarityScope similarityScope = SimilarityScope.INTENT_GROUP;
-    private TieBreak tieBreak = TieBreak.OLDEST_FIRST;
-    private Consolidation consolidation = Consolidation.NONE;
-    private TaskLearning taskLearning = TaskLearning.OFF;
-    private int exploreAfterFailures = 2;
-    private int exploreBudget = 4;
-    private long maxMemories;
-    private MergeScope mergeScope = MergeScope.NEAREST;
-    private double gamma;
-    private NoteDepth noteDepth = NoteDepth.LEARNED;
+    private final Object[] base = new Object[Knob.values().length];
+    private final Object[] own = new Object[Knob.values().length];
+    private final Object[] shorthand = new Object[Knob.values().length];
 
-    private Builder() {}
-
-    public Builder k1(int v) { k1 = v; return this; }
-    public Builder k2(int v) { k2 = v; return this; }
-    public Builder similarityThreshold(double v) { similarityThreshold = v; return this; }
-    public Builder lambda(double v) { lambda = v; return this; }
-    public Builder alpha(double v) { alpha = v; return this; }
-    public Builder rewardMin(double v) { rewardMin = v; return this; }
-    public Builder rewardMax(double v) { rewardMax = v; return this; }
-    /** Sets the same initial Q for every outcome. */
-    public Builder qInit(double v) { qInitSuccess = v; qInitFailure = v; qInitUnknown = v; return this; }
-    public Builder qInitSuccess(double v) { qInitSuccess = v; return this; }
-    public Builder qInitFailure(double v) { qInitFailure = v; return this; }
-    public Builder qInitUnknown(double v) { qInitUnknown = v; return this; }
-    public Builder qMin(double v) { qMin = v; return this; }
-    public Builder mergeThreshold(double v) { mergeThreshold = v; return this; }
-    public Builder exploration(Exploration v) { exploration = v; return this; }
-    /** Sets ε; a positive ε also switches exploration to ε-greedy, ε = 0 switches it off. */
-    public Builder epsilon(double v) {
-      epsilon = v;
-      exploration = v > 0 ? Exploration.EPSILON_GREEDY : Exploration.NONE;
-      return this;
+    private Builder(MemLoopConfig start) {
+      for (Knob k : Knob.values()) {
+        base[k.ordinal()] = k.raw(start);
+      }
     }
-    public Builder similarityNormalization(SimilarityNormalization v) { similarityNormalization = v; return this; }
-    public Builder simMean(double v) { simMean = v; return this; }
-    public Builder simStd(double v) { simStd = v; return this; }
-    public Builder retrievalTtl(Duration v) { retrievalTtl = v; return this; }
-    public Builder similarityScope(SimilarityScope v) { similarityScope = v; return this; }
-    public Builder tieBreak(TieBreak v) { tieBreak = v; return this; }
-    public Builder consolidation(Consolidation v) { consolidation = v; return this; }
-    public Builder taskLearning(TaskLearning v) { taskLearning = v; return this; }
-    public Builder exploreAfterFailures(int v) { exploreAfterFailures = v; return this; }
-    public Builder exploreBudget(int v) { exploreBudget = v; return this; }
-    public Builder maxMemories(long v) { maxMemories = v; return this; }
-    public Builder mergeScope(MergeScope v) { mergeScope = v; return this; }
-    public Builder gamma(double v) { gamma = v; return this; }
-    public Builder noteDepth(NoteDepth v) { noteDepth = v; return this; }
+
+    public Builder k1(int v) { return put(Knob.K1, v); }
+    public Builder k2(int v) { return put(Knob.K2, v); }
+    public Builder similarityThreshold(double v) { return put(Knob.SIMILARITY_THRESHOLD, v); }
+    public Builder lambda(double v) { return put(Knob.LAMBDA, v); }
+    public Builder alpha(double v) { return put(Knob.ALPHA, v); }
+    public Builder rewardMin(double v) { return put(Knob.REWARD_MIN, v); }
+    public Builder rewardMax(double v) { return put(Knob.REWARD_MAX, v); }
+    /** {@link Knob.Shorthand#Q_INIT}: the same initial Q for every outcome not set by its own name. */
+    public Builder qInit(double v) { return shorthand(Knob.Shorthand.Q_INIT, v); }
+    public Builder qInitSuccess(double v) { return put(Knob.Q_INIT_SUCCESS, v); }
+    public Builder qInitFailure(double v) { return put(Knob.Q_INIT_FAILURE, v); }
+    public Builder qInitUnknown(double v) { return put(Knob.Q_INIT_UNKNOWN, v); }
+    public Builder qMin(double v) { return put(Knob.Q_MIN, v); }
+    public Builder mergeThreshold(double v) { return put(Knob.MERGE_THRESHOLD, v); }
+    public Builder exploration(Exploration v) { return put(Knob.EXPLORATION, v); }
+    /**
+     * Sets ε, and nothing else: ε-greedy draws also need {@code exploration(EPSILON_GREEDY)}; {@link #build()}
+     * refuses ε &gt; 0 with exploration NONE.
+     */
+    public Builder epsilon(double v) { return put(Knob.EPSILON, v); }
+    public Builder similarityNormalization(SimilarityNormalization v) { return put(Knob.SIMILARITY_NORMALIZATION, v); }
+    public Builder simMean(double v) { return put(Knob.SIM_MEAN, v); }
+    public Builder simStd(double v) { return put(Knob.SIM_STD, v); }
+    public Builder retrievalTtl(Duration v) { return put(Knob.RETRIEVAL_TTL, v); }
+    public Builder similarityScope(SimilarityScope v) { return put(Knob.SIMILARITY_SCOPE, v); }
+    public Builder tieBreak(TieBreak v) { return put(Knob.TIE_BREAK, v); }
+    public Builder consolidation(Consolidation v) { return put(Knob.CONSOLIDATION, v); }
+    public Builder taskLearning(TaskLearning v) { return put(Knob.TASK_LEARNING, v); }
+    public Builder exploreAfterFailures(int v) { return put(Knob.EXPLORE_AFTER_FAILURES, v); }
+    public Builder exploreBudget(int v) { return put(Knob.EXPLORE_BUDGET, v); }
+    public Builder maxMemories(long v) { return put(Knob.MAX_MEMORIES, v); }
+    public Builder mergeScope(MergeScope v) { return put(Knob.MERGE_SCOPE, v); }
+    public Builder gamma(double v) { return put(Knob.GAMMA, v); }
+    public Builder noteDepth(NoteDepth v) { return put(Knob.NOTE_DEPTH, v); }
 
     /**
-     * Sets a knob by its name in {@link #KNOBS}, parsing {@code value}. Durations take ISO-8601
-     * ({@code PT1H}) or a number of seconds; enums are case-insensitive.
+     * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:
+     * integers and plain decimals, durations as ISO-8601 ({@code PT1H}) or seconds, choices case-insensitive.
+     *
+     * @throws MemLoopException INVALID_ARGUMENT naming the knob: unknown, unparsable or out of bounds
      */
     public Builder set(String knob, String value) {
-      String v = value;
-      switch (knob) {
-        case "k1" -> k1(parseInt(knob, v));
-        case "k2" -> k2(parseInt(knob, v));
-        case "similarityThreshold", "delta" -> similarityThreshold(parseDouble(knob, v));
-        case "lambda" -> lambda(parseDouble(knob, v));
-        case "alpha" -> alpha(parseDouble(knob, v));
-        case "rewardMin" -> rewardMin(parseDouble(knob, v));
-        case "rewardMax" -> rewardMax(parseDouble(knob, v));
-        case "qInit" -> qInit(parseDouble(knob, v));
-        case "qInitSuccess" -> qInitSuccess(parseDouble(knob, v));
-        case "qInitFailure" -> qInitFailure(parseDouble(knob, v));
-        case "qInitUnknown" -> qInitUnknown(parseDouble(knob, v));
-        case "qMin" -> qMin(parseDouble(knob, v));
-        case "mergeThreshold" -> mergeThreshold(parseDouble(knob, v));
-        case "exploration" -> exploration(parseEnum(Exploration.class, knob, v));
-        case "epsilon" -> epsilon(parseDouble(knob, v));
-        case "similarityNormalization" ->
-            similarityNormalization(parseEnum(SimilarityNormalization.class, knob, v));
-        case "simMean" -> simMean(parseDouble(knob, v));
-        case "simStd" -> simStd(parseDouble(knob, v));
-        case "retrievalTtl" -> retrievalTtl(parseDuration(knob, v));
-        case "similarityScope" -> similarityScope(parseEnum(SimilarityScope.class, knob, v));
-        case "tieBreak" -> tieBreak(parseEnum(TieBreak.class, knob, v));
-        case "consolidation" -> consolidation(parseEnum(Consolidation.class, knob, v));
-        case "taskLearning" -> taskLearning(parseEnum(TaskLearning.class, knob, v));
-        case "exploreAfterFailures" -> exploreAfterFailures(parseInt(knob, v));
-        case "exploreBudget" -> exploreBudget(parseInt(knob, v));
-        case "maxMemories" -> maxMemories(parseInt(knob, v));
-        case "mergeScope" -> mergeScope(parseEnum(MergeScope.class, knob, v));
-        case "gamma" -> gamma(parseDouble(knob, v));
-        case "noteDepth" -> noteDepth(parseEnum(NoteDepth.class, knob, v));
-        default -> throw MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")");
+      var shorthandNamed = Knob.Shorthand.named(knob);
+      if (shorthandNamed.isPresent()) {
+        Knob.Shorthand s = shorthandNamed.get();
+        return shorthand(s, s.knobs().get(0).parse(value));
+      }
+      Knob k = Knob.named(knob).orElseThrow(
+          () -> MemLoopException.invalid(knob, "unknown knob (known: " + String.join(", ", KNOBS) + ")"));
+      own[k.ordinal()] = k.parse(value);
+      return this;
+    }
+
+    Builder put(Knob knob, Object value) {
+      own[knob.ordinal()] = knob.check(value);
+      return this;
+    }
+
+    private Builder shorthand(Knob.Shorthand s, Object value) {
+      for (Knob k : s.knobs()) {
+        shorthand[k.ordinal()] = k.check(value);
       }
       return this;
     }
 
+    /**
+     * The configuration: each knob set by its own name, else by a shorthand, else the starting value.
+     *
+     * @throws MemLoopException INVALID_ARGUMENT naming both knobs of a {@link Knob.Conflict}
+     */
     public MemLoopConfig build() {
-      return new MemLoopConfig(
-          k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure,
-          qInitUnknown, qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean,
-          simStd, retrievalTtl, similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures,
-          exploreBudget, maxMemories, mergeScope, gamma, noteDepth);
-    }
-
-    private static int parseInt(String knob, String v) {
-      if (!v.matches("[+-]?[0-9]+")) {
-        throw MemLoopException.invalid(knob, "expected an integer, got '" + v + "'");
+      Object[] v = new Object[base.length];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = own[i] != null ? own[i] : shorthand[i] != null ? shorthand[i] : base[i];
       }
-      long n = v.length() > 12 ? Long.MAX_VALUE : Long.parseLong(v);
-      if (n != (int) n) {
-        throw MemLoopException.invalid(knob, "is out of range, got " + v);
-      }
-      return (int) n;
-    }
-
-    private static double parseDouble(String knob, String v) {
-      return Checks.parseDecimal(v, knob);
-    }
-
-    private static <E extends Enum<E>> E parseEnum(Class<E> type, String knob, String v) {
-      try {
-        return Enum.valueOf(type, v.toUpperCase(Locale.ROOT).replace('-', '_'));
-      } catch (IllegalArgumentException e) {
-        throw MemLoopException.invalid(
-            knob, "unknown value '" + v + "' (expected one of " + List.of(type.getEnumConstants()) + ")");
-      }
-    }
-
-    private static Duration parseDuration(String knob, String v) {
-      try {
-        if (v.startsWith("P") || v.startsWith("p")) {
-          return Duration.parse(v);
-        }
-        if (!v.matches("[0-9]{1,19}")) {
-          throw new NumberFormatException(v);
-        }
-        return Duration.ofSeconds(Long.parseLong(v));
-      } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
-        throw MemLoopException.invalid(knob, "expected an ISO-8601 duration (PT1H) or seconds, got '" + v + "'");
-      }
+      return of(v);
     }
   }
 }

@@ -44,6 +44,7 @@ class MemLoopConfigTest {
             .set("simMean", "0.4")
             .set("similarityNormalization", "pool")
             .set("epsilon", "0.1")
+            .set("exploration", "epsilon-greedy")
             .set("retrievalTtl", "PT2H")
             .set("qInit", "0.5")
             .set("qInitFailure", "-0.5")
@@ -117,7 +118,7 @@ class MemLoopConfigTest {
     assertThatThrownBy(() -> MemLoopConfig.builder().lambda(1.5).build()).hasMessageStartingWith("lambda:");
     assertThatThrownBy(() -> MemLoopConfig.builder().alpha(Double.NaN).build()).hasMessageStartingWith("alpha:");
     assertThatThrownBy(() -> MemLoopConfig.builder().rewardMin(2).build())
-        .hasMessageContaining("rewardMin=2.0, rewardMax=1.0");
+        .hasMessage("rewardMin: 2.0 conflicts with rewardMax=1.0; rewardMin must be below rewardMax");
     assertThatThrownBy(() -> MemLoopConfig.builder().simStd(0).build()).hasMessageStartingWith("simStd:");
     assertThatThrownBy(() -> MemLoopConfig.builder().retrievalTtl(Duration.ZERO).build())
         .hasMessageStartingWith("retrievalTtl:");
@@ -156,7 +157,7 @@ class MemLoopConfigTest {
   void build_withEpsilonButNoExploration_namesTheConflict() {
     assertThatThrownBy(
             () -> MemLoopConfig.builder().epsilon(0.1).exploration(MemLoopConfig.Exploration.NONE).build())
-        .hasMessageContaining("exploration is NONE");
+        .hasMessage("exploration: NONE conflicts with epsilon=0.1; set exploration EPSILON_GREEDY or epsilon 0");
   }
 
   @Test

@@ -394,7 +394,7 @@ class MemLoopTest {
 
   @Test
   void explorationWithSameSeed_isDeterministic() {
-    MemLoopConfig c = MemLoopConfig.builder().similarityThreshold(-1).epsilon(0.5).k2(1).build();
+    MemLoopConfig c = MemLoopConfig.builder().similarityThreshold(-1).exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(0.5).k2(1).build();
     List<List<String>> runs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
       try (MemLoop loop = engine(c)) {

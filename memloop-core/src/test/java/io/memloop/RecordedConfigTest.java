@@ -62,7 +62,8 @@ class RecordedConfigTest {
       MemLoopConfig c = MemLoopConfig.preset(p);
       assertThat(MemLoopConfig.fromSettings(c.toSettings())).isEqualTo(c);
     }
-    MemLoopConfig odd = MemLoopConfig.builder().alpha(0.1 + 0.2).qMin(Double.NEGATIVE_INFINITY).epsilon(0.05)
+    MemLoopConfig odd = MemLoopConfig.builder().alpha(0.1 + 0.2).qMin(Double.NEGATIVE_INFINITY)
+        .exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(0.05)
         .set("retrievalTtl", "PT90M").build();
     assertThat(MemLoopConfig.fromSettings(odd.toSettings())).isEqualTo(odd);
   }

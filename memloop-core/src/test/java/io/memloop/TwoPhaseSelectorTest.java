@@ -216,7 +216,7 @@ class TwoPhaseSelectorTest {
   void epsilonGreedy_selectionFrequencies_matchRecordedProbabilities() {
     List<IntentMatch> pool = List.of(new IntentMatch("a", 0.9,
         IntStream.range(0, 6).mapToObj(i -> memory(i, i * 0.1)).toList()));
-    MemLoopConfig c = MemLoopConfig.builder().k2(2).epsilon(0.3).build();
+    MemLoopConfig c = MemLoopConfig.builder().k2(2).exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(0.3).build();
     SplittableRandom rnd = new SplittableRandom(42);
     int trials = 40_000;
     Map<String, Integer> counts = new HashMap<>();

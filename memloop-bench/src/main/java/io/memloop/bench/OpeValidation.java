@@ -103,7 +103,8 @@ public final class OpeValidation {
       throw MemLoopException.invalid("--epsilon", "must be in (0, 1], got " + epsilon);
     }
     long started = System.nanoTime();
-    MemLoopConfig logging = MemLoopConfig.preset(Preset.MEMRL).toBuilder().epsilon(epsilon).build();
+    MemLoopConfig logging = MemLoopConfig.preset(Preset.MEMRL).toBuilder()
+        .exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(epsilon).build();
     List<Row> rows = new ArrayList<>();
     for (String envName : options.environments()) {
       EnvironmentFactory factory = EnvironmentCatalog.named(envName);

@@ -25,7 +25,7 @@ class DecisionReportTest {
   @Test
   void writesMarkdownHtmlAndChartsWithEveryNumberFromTheEvaluation() throws Exception {
     Path log = dir.resolve("events");
-    MemLoopConfig logging = MemLoopConfig.preset(Preset.MEMRL).toBuilder().epsilon(0.3).build();
+    MemLoopConfig logging = MemLoopConfig.preset(Preset.MEMRL).toBuilder().exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(0.3).build();
     try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION))
         .embedder(new HashingEmbedder()).config(logging).seed(7).events(new JsonlEventLog(log)).build()) {
       SplittableRandom random = new SplittableRandom(7);

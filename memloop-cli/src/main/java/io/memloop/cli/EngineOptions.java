@@ -50,9 +50,19 @@ final class EngineOptions {
       description = "Record --preset/--set as the namespace's configuration, replacing the recorded one.")
   boolean reconfigure;
 
-  @Option(names = "--set", paramLabel = "KNOB=VALUE",
-      description = "Override one knob of the preset, e.g. --set k1=10 --set epsilon=0.1 (repeatable).")
+  @Option(names = "--set", paramLabel = "KNOB=VALUE", completionCandidates = KnobNames.class,
+      description = "Override one knob of the preset (repeatable, each knob once; the order does not matter), e.g. "
+          + "--set k1=10 --set exploration=EPSILON_GREEDY --set epsilon=0.1. KNOB is one of ${COMPLETION-CANDIDATES}; "
+          + "types, bounds, preset values and conflicts: docs/configuration.md.")
   List<String> overrides = new ArrayList<>();
+
+  /** The names {@code --set} takes, from the knob table (for the help text and shell completion). */
+  static final class KnobNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return MemLoopConfig.KNOBS.iterator();
+    }
+  }
 
   @Option(names = "--json", description = "Print JSON instead of text.")
   boolean json;
@@ -142,12 +152,20 @@ final class EngineOptions {
       throw MemLoopException.invalid("--reconfigure", "needs the new configuration: give --preset and/or --set");
     }
     MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.parse(presetName())).toBuilder();
+    java.util.Map<String, String> given = new java.util.HashMap<>(); // knob (an alias as its knob) -> KNOB=VALUE
     for (String o : overrides) {
       int eq = o.indexOf('=');
       if (eq <= 0) {
-        throw MemLoopException.invalid("--set", "expected KNOB=VALUE, got '" + o + "'");
+        throw MemLoopException.invalid("--set", "expected KNOB=VALUE, got '" + Text.printable(Checks.abbreviate(o)) + "'");
       }
-      b.set(o.substring(0, eq), o.substring(eq + 1));
+      String name = o.substring(0, eq);
+      b.set(name, o.substring(eq + 1)); // an unknown knob or a bad value fails here, naming the knob
+      String knob = io.memloop.Knob.named(name).map(io.memloop.Knob::key).orElse(name);
+      String before = given.put(knob, o);
+      if (before != null) {
+        throw MemLoopException.invalid(knob, "is given twice (" + Text.printable(Checks.abbreviate(before)) + ", "
+            + Text.printable(Checks.abbreviate(o)) + "); give each knob once");
+      }
     }
     return b.build();
   }

@@ -6,11 +6,12 @@ import io.memloop.MemLoopException;
 import io.memloop.Utility;
 import io.memloop.UtilityChange;
 import io.memloop.Vectors;
+import io.memloop.policy.Grouping;
+import io.memloop.policy.Recall;
 import org.jspecify.annotations.Nullable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,13 +94,13 @@ public final class InMemoryStore implements MemoryStore {
       double best = Double.NEGATIVE_INFINITY;
       for (IntentGroup g : scan ? ns.groups.values() : List.<IntentGroup>of()) {
         double sim = Vectors.dot(g.embedding, m.intentEmbedding());
-        if (sim >= mergeThreshold && sim > best) {
+        if (Grouping.qualifies(sim, mergeThreshold) && (group == null || Grouping.prefers(sim, g.seq, best, group.seq))) {
           best = sim;
           group = g;
         }
       }
       if (group == null) {
-        group = new IntentGroup("i" + sequence.incrementAndGet(), m.intentEmbedding().clone());
+        group = new IntentGroup(sequence.incrementAndGet(), m.intentEmbedding().clone());
         ns.groups.put(group.id, group);
       }
       Memory memory =
@@ -131,8 +132,7 @@ public final class InMemoryStore implements MemoryStore {
           hits.add(new Hit(g, sim));
         }
       }
-      hits.sort(
-          Comparator.comparingDouble(Hit::sim).reversed().thenComparing(h -> h.group.id, IDS));
+      hits.sort((a, b) -> Recall.compare(a.sim, a.group.seq, b.sim, b.group.seq));
       List<IntentMatch> out = new ArrayList<>(Math.min(k, hits.size()));
       for (Hit h : hits.subList(0, Math.min(k, hits.size()))) {
         out.add(new IntentMatch(h.group.id, h.sim, h.group.memoryIds.stream().map(ns.memories::get).toList()));
@@ -413,10 +413,6 @@ public final class InMemoryStore implements MemoryStore {
     });
   }
 
-  /** Orders store ids ("i12", "m3") by their sequence number, so ties break by creation order. */
-  static final Comparator<String> IDS =
-      Comparator.comparingInt(String::length).thenComparing(Comparator.naturalOrder());
-
   private static final class Namespace {
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final Map<String, IntentGroup> groups = new LinkedHashMap<>();
@@ -427,12 +423,14 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   private static final class IntentGroup {
+    final long seq;
     final String id;
     final float[] embedding;
     final List<String> memoryIds = new ArrayList<>();
 
-    IntentGroup(String id, float[] embedding) {
-      this.id = id;
+    IntentGroup(long seq, float[] embedding) {
+      this.seq = seq;
+      this.id = "i" + seq;
       this.embedding = embedding;
     }
   }

@@ -49,9 +49,9 @@ public interface MemoryStore extends AutoCloseable {
   EmbeddingModel recordModel(EmbeddingModel model);
 
   /**
-   * Stores a memory. If an intent of the namespace has cosine ≥ {@code mergeThreshold} to the new
-   * intent, the memory joins the most similar such intent's group; otherwise it starts a new group
-   * whose representative embedding is its own.
+   * Stores a memory where {@link io.memloop.policy.Grouping} says: if an intent of the namespace has cosine
+   * ≥ {@code mergeThreshold} to the new intent, the memory joins the nearest such intent's group (ties to the
+   * older group); otherwise it starts a new group whose representative embedding is its own.
    */
   Memory insert(NewMemory memory, double mergeThreshold);
 
@@ -59,8 +59,8 @@ public interface MemoryStore extends AutoCloseable {
    * {@link #insert(NewMemory, double)} when the caller has just searched for the nearest intent itself
    * ({@link #recall} with k = 1 at the same threshold, for the same embedding): the memory joins intent
    * {@code nearestIntentId}'s group, or starts a new group when it is null, and the store spares itself a
-   * second search. If that intent has been deleted since, the store decides as {@link #insert(NewMemory,
-   * double)} does. Under concurrency a new group may duplicate one created in between (best-effort, as
+   * second search. The store obeys the hint as it is (it does not check the similarity). If that intent has
+   * been deleted since, the store decides as {@link #insert(NewMemory, double)} does. Under concurrency a new group may duplicate one created in between (best-effort, as
    * the caller's search was). The default ignores the hint.
    */
   default Memory insert(NewMemory memory, double mergeThreshold, @org.jspecify.annotations.Nullable String nearestIntentId) {
@@ -69,7 +69,8 @@ public interface MemoryStore extends AutoCloseable {
 
   /**
    * Phase A: the intent groups of {@code namespace} with cosine ≥ {@code minSimilarity} to {@code
-   * query}, the {@code k} most similar, most similar first (ties by intent id).
+   * query}, the {@code k} most similar, in {@link io.memloop.policy.Recall} order (most similar first, ties
+   * by the intent id's sequence number, the older group first).
    */
   List<IntentMatch> recall(String namespace, float[] query, int k, double minSimilarity);
 
@@ -237,18 +238,19 @@ public interface MemoryStore extends AutoCloseable {
   default void onDurableSync(java.util.function.LongConsumer listener) {}
 
   /**
-   * The memory of {@code namespace} a capacity bound evicts first: the lowest Q, then the fewest
-   * visits, then the oldest; never {@code keepId}. Empty if the namespace holds no other memory.
-   * Implementations should not read memory texts for this (it runs on every bounded {@code remember}).
+   * The memory of {@code namespace} a capacity bound evicts first, by {@link io.memloop.policy.Eviction}: the
+   * lowest Q, then the fewest visits, then the oldest; never {@code keepId}. Empty if the namespace holds no
+   * other memory. Implementations should not read memory texts for this (it runs on every bounded {@code
+   * remember}).
    */
   default Optional<String> evictionCandidate(String namespace, String keepId) {
     Memory[] best = {null};
-    forEachMemory(namespace, m -> { // oldest first: a later memory replaces the best only if strictly worse
+    forEachMemory(namespace, m -> {
       if (m.id().equals(keepId)) {
         return;
       }
       Memory b = best[0];
-      if (b == null || m.q() < b.q() || (m.q() == b.q() && m.visits() < b.visits())) {
+      if (b == null || io.memloop.policy.Eviction.ORDER.compare(m, b) < 0) {
         best[0] = m;
       }
     });

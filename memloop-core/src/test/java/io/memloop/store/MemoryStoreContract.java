@@ -599,6 +599,182 @@ public abstract class MemoryStoreContract {
     assertThat(store.evictionCandidate("nobody", a.id())).isEmpty();
   }
 
+  // ---------------------------------------------------------------- the policy rules (issue 26)
+
+  /**
+   * The unit vector halfway between axes {@code a} and {@code b}: its cosine to either axis is the same number
+   * whatever the other axis, so two of them are exactly equally near to their common axis.
+   */
+  private static float[] diagonal(int a, int b) {
+    float[] v = new float[DIM];
+    v[a] = 1;
+    v[b] = 1;
+    return Vectors.normalized(v, "test");
+  }
+
+  private static float[] diagonal(int ax) {
+    return diagonal(0, ax);
+  }
+
+  /** A memory in a group of its own (threshold above any cosine). */
+  private Memory insertApart(String ns, float[] embedding, String experience) {
+    return store.insert(new NewMemory(ns, "intent " + experience, embedding, experience, Outcome.SUCCESS, 0, T0), 1.01);
+  }
+
+  /**
+   * A group made before every later one of the test, whose intent id sorts after theirs as text: memories
+   * inserted elsewhere first make its sequence number start with a digit of 2 or more, and after it until
+   * sequence numbers have one more digit ("i3" before "i13" by number, after it by text). A store whose
+   * sequence skips ahead still gets a correct, if weaker, test.
+   */
+  private Memory olderGroup(String ns, float[] embedding, String experience) {
+    int filler = 0;
+    for (; filler < 40; filler++) {
+      String leading = Long.toString(seq(insertApart("filler", randomUnit(new SplittableRandom(filler)), "f").intentId()));
+      if (leading.charAt(0) >= '2' && leading.charAt(0) <= '8') {
+        break;
+      }
+    }
+    Memory older = insertApart(ns, embedding, experience);
+    int digits = Long.toString(seq(older.intentId())).length();
+    for (; filler < 80; filler++) {
+      if (Long.toString(seq(insertApart("filler", randomUnit(new SplittableRandom(filler)), "f").intentId())).length()
+          > digits) {
+        break;
+      }
+    }
+    return older;
+  }
+
+  private static long seq(String intentId) {
+    return MemoryStore.sequenceOf(intentId, 'i');
+  }
+
+  @Test
+  void recall_atExactlyEqualSimilarity_ordersByTheIntentIdsSequence_alsoAfterAReopen() throws Exception {
+    Memory older = olderGroup("ns", diagonal(1), "older");
+    Memory newer = insertApart("ns", diagonal(2), "newer");
+    Memory best = insertApart("ns", atCosine(0.99), "best");
+    Memory twinOld = olderGroup("twins", unit(1), "twin old");
+    Memory twinNew = insertApart("twins", unit(1), "twin new");
+    assertThat(seq(older.intentId())).isLessThan(seq(newer.intentId()));
+    for (int round = 0; round < 2; round++) {
+      List<IntentMatch> hits = store.recall("ns", unit(1), 5, 0.5);
+      assertThat(hits).extracting(IntentMatch::intentId)
+          .containsExactly(best.intentId(), older.intentId(), newer.intentId());
+      assertThat(hits.get(1).similarity()).isEqualTo(hits.get(2).similarity());
+      assertThat(hits).isSortedAccordingTo(io.memloop.policy.Recall.ORDER);
+      assertThat(store.recall("ns", unit(1), 2, 0.5)).extracting(IntentMatch::intentId)
+          .containsExactly(best.intentId(), older.intentId());
+      // identical intents: cosine exactly 1 to both
+      assertThat(store.recall("twins", unit(1), 5, 0.5)).extracting(IntentMatch::intentId)
+          .containsExactly(twinOld.intentId(), twinNew.intentId());
+      assertThat(store.recall("twins", unit(1), 1, 0.5)).extracting(IntentMatch::intentId)
+          .containsExactly(twinOld.intentId());
+      Optional<MemoryStore> reopened = reopen(store); // the durable store then searches its index, not its tail
+      if (reopened.isEmpty()) {
+        return;
+      }
+      store = reopened.get();
+    }
+  }
+
+  @Test
+  void insert_equallyNearTwoGroups_joinsTheOlder_andAHintIsObeyedAsItIs() {
+    Memory older = olderGroup("ns", diagonal(1), "older");
+    Memory newer = insertApart("ns", diagonal(2), "newer");
+    Memory far = insertApart("ns", unit(0, 0, 0, 1), "far");
+    // no hint: the store decides by the rule
+    Memory tied = store.insert(new NewMemory("ns", "tied", unit(1), "tied", Outcome.FAILURE, 0, T0), 0.7);
+    assertThat(tied.intentId()).isEqualTo(older.intentId());
+    assertThat(io.memloop.policy.Grouping.join(store.recall("ns", unit(1), 1, 0.7), 0.7)).isEqualTo(older.intentId());
+    // a hint is obeyed as it is: the newer of the tied groups, a group below the threshold, no group at all
+    Memory hinted = store.insert(new NewMemory("ns", "hinted", unit(1), "hinted", Outcome.FAILURE, 0, T0), 0.7,
+        newer.intentId());
+    assertThat(hinted.intentId()).isEqualTo(newer.intentId());
+    Memory toFar = store.insert(new NewMemory("ns", "to far", unit(1), "to far", Outcome.FAILURE, 0, T0), 0.7,
+        far.intentId());
+    assertThat(toFar.intentId()).isEqualTo(far.intentId());
+    Memory alone = store.insert(new NewMemory("ns", "alone", unit(1), "alone", Outcome.FAILURE, 0, T0), 0.7, null);
+    assertThat(alone.intentId()).isNotIn(older.intentId(), newer.intentId(), far.intentId());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(7, 4, 0));
+  }
+
+  @Test
+  void insert_hintedAtADeletedIntent_fallsBackToTheRule_tiesToTheOlder() {
+    Memory older = olderGroup("ns", diagonal(1), "older");
+    Memory newer = insertApart("ns", diagonal(2), "newer");
+    Memory gone = insertApart("ns", unit(0, 0, 0, 1), "gone");
+    assertThat(store.delete("ns", gone.id())).isTrue();
+    Memory m = store.insert(new NewMemory("ns", "m", unit(1), "m", Outcome.FAILURE, 0, T0), 0.7, gone.intentId());
+    assertThat(m.intentId()).isEqualTo(older.intentId());
+    // and with nothing near enough, a new group (not the deleted one)
+    Memory lone = store.insert(new NewMemory("ns", "lone", unit(0, 0, 0, 0, 1), "lone", Outcome.FAILURE, 0, T0), 0.7,
+        gone.intentId());
+    assertThat(lone.intentId()).isNotIn(older.intentId(), newer.intentId(), gone.intentId());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(4, 3, 0));
+  }
+
+  @Test
+  void insertAll_equallyNearTwoGroups_joinsTheOlder_existingBeforeTheBatchsOwn() {
+    Memory older = olderGroup("ns", diagonal(1), "older");
+    Memory newer = insertApart("ns", diagonal(2), "newer");
+    Memory existing = insertApart("mixed", unit(0, 0, 0, 0, 1), "existing");
+    List<Memory> stored = store.insertAll(List.of(
+        new NewMemory("ns", "x", unit(1), "x", Outcome.FAILURE, 0, T0), // ties older and newer
+        new NewMemory("fresh", "p", diagonal(1), "p", Outcome.FAILURE, 0, T0), // two groups made by the batch
+        new NewMemory("fresh", "q", diagonal(2), "q", Outcome.FAILURE, 0, T0),
+        new NewMemory("fresh", "y", unit(1), "y", Outcome.FAILURE, 0, T0), // ties p's and q's groups
+        new NewMemory("mixed", "r", unit(0, 0, 0, 0, 0, 1), "r", Outcome.FAILURE, 0, T0), // a group made by the batch
+        new NewMemory("mixed", "z", diagonal(4, 5), "z", Outcome.FAILURE, 0, T0)), 0.7); // ties existing and r's
+    assertThat(stored.get(0).intentId()).isEqualTo(older.intentId());
+    assertThat(stored.get(1).intentId()).isNotEqualTo(stored.get(2).intentId());
+    assertThat(stored.get(3).intentId()).isEqualTo(stored.get(1).intentId());
+    assertThat(stored.get(4).intentId()).isNotEqualTo(existing.intentId());
+    assertThat(stored.get(5).intentId()).isEqualTo(existing.intentId());
+    assertThat(store.counts("ns", T0)).isEqualTo(new StoreCounts(3, 2, 0));
+    assertThat(store.counts("fresh", T0)).isEqualTo(new StoreCounts(3, 2, 0));
+    assertThat(store.counts("mixed", T0)).isEqualTo(new StoreCounts(3, 2, 0));
+    assertThat(newer.intentId()).isNotIn(stored.stream().map(Memory::intentId).toList());
+  }
+
+  @Test
+  void recall_andEviction_agreeWithTheRules_onRandomIntentsWithExactTies() {
+    SplittableRandom rnd = new SplittableRandom(26);
+    List<Memory> all = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      float[] v = i % 3 == 2 ? all.get(rnd.nextInt(all.size())).intentEmbedding() : randomUnit(rnd); // exact ties
+      all.add(insertApart("ns", v, "e" + i));
+    }
+    for (int i = 0; i < 12; i++) {
+      setUtility("ns", all.get(rnd.nextInt(all.size())).id(), rnd.nextInt(3) * 0.25, rnd.nextInt(3), T0);
+    }
+    for (int t = 0; t < 10; t++) {
+      float[] query = t % 2 == 0 ? all.get(rnd.nextInt(all.size())).intentEmbedding() : randomUnit(rnd);
+      List<IntentMatch> expected = new ArrayList<>();
+      for (Memory m : all) {
+        double sim = Vectors.dot(m.intentEmbedding(), query);
+        if (sim >= -0.2) {
+          expected.add(new IntentMatch(m.intentId(), sim, List.of()));
+        }
+      }
+      expected.sort(io.memloop.policy.Recall.ORDER);
+      List<IntentMatch> got = store.recall("ns", query, 5, -0.2);
+      assertThat(got).extracting(IntentMatch::intentId)
+          .containsExactlyElementsOf(expected.subList(0, 5).stream().map(IntentMatch::intentId).toList());
+      for (int i = 0; i < got.size(); i++) {
+        assertThat(got.get(i).similarity()).isCloseTo(expected.get(i).similarity(), org.assertj.core.data.Offset.offset(1e-5));
+      }
+    }
+    List<Memory> now = new ArrayList<>();
+    store.forEachMemory("ns", now::add);
+    for (Memory keep : List.of(all.get(0), all.get(7), all.get(29))) {
+      Memory expected = now.stream().filter(m -> !m.id().equals(keep.id()))
+          .min(io.memloop.policy.Eviction.ORDER).orElseThrow();
+      assertThat(store.evictionCandidate("ns", keep.id())).contains(expected.id());
+    }
+  }
+
   @Test
   void durablyTogether_returnsTheUnitsResult_andEveryWriteOfItIsVisibleAndSurvivesAReopen() throws Exception {
     Memory a = insert("ns", unit(1, 0), "a", 0.25);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.memloop.EpisodeEnd;
 import io.memloop.Intent;
+import io.memloop.Knob;
 import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
@@ -14,12 +15,15 @@ import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
 import io.memloop.RewardResult;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import io.memloop.store.MemoryStore;
 import org.jspecify.annotations.Nullable;
 
@@ -268,7 +272,7 @@ final class Service {
     MemLoopConfig.Builder b = MemLoopConfig.preset(preset == null ? Preset.DEFAULT : presetOf(preset)).toBuilder();
     JsonNode knobs = body.get("knobs");
     if (knobs != null && !knobs.isNull()) {
-      Requests.object(knobs, "knobs", knobNames());
+      Requests.object(knobs, "knobs", KNOB_NAMES);
       var it = knobs.fields();
       while (it.hasNext()) {
         var e = it.next();
@@ -277,26 +281,33 @@ final class Service {
           throw MemLoopException.invalid("knobs." + e.getKey(), "must be a string, number or boolean, got " + Requests.kind(v));
         }
         try {
-          b.set(e.getKey(), v.asText());
+          b.set(e.getKey(), v.asText()); // the knob table checks the type and bounds, naming the knob
         } catch (MemLoopException ex) {
-          throw new MemLoopException(MemLoopException.Reason.INVALID_ARGUMENT, "knobs." + e.getKey(),
-              "knobs." + e.getKey() + ": " + ex.getMessage());
+          throw inKnobs(ex);
         }
       }
     }
     MemLoopConfig config;
     try {
-      config = b.build();
+      config = b.build(); // conflicts between knobs, whatever their order in the body, naming both
     } catch (MemLoopException ex) {
-      String field = knobNames().contains(ex.field()) ? "knobs." + ex.field() : "knobs";
-      throw new MemLoopException(MemLoopException.Reason.INVALID_ARGUMENT, field, field + ": " + ex.getMessage());
+      throw inKnobs(ex);
     }
     loop.configure(ns, config);
     return config(ns);
   }
 
-  private static Set<String> knobNames() {
-    return MemLoopConfig.preset(Preset.DEFAULT).toSettings().keySet();
+  /** Knob names a config request takes: the {@link Knob} table's (what {@code GET .../config} shows). */
+  private static final Set<String> KNOB_NAMES =
+      Arrays.stream(Knob.values()).map(Knob::key).collect(Collectors.toCollection(LinkedHashSet::new));
+
+  /** {@code ex} (naming a knob) as the field of the request: {@code knobs.k1: must be in [1, 10000], got -3}. */
+  private static MemLoopException inKnobs(MemLoopException ex) {
+    String knob = ex.field();
+    String message = String.valueOf(ex.getMessage());
+    String problem = message.startsWith(knob + ": ") ? message.substring(knob.length() + 2) : message;
+    String field = KNOB_NAMES.contains(knob) ? "knobs." + knob : "knobs";
+    return new MemLoopException(MemLoopException.Reason.INVALID_ARGUMENT, field, field + ": " + problem);
   }
 
   private static Preset presetOf(String name) {

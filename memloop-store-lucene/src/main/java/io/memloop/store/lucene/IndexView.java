@@ -57,8 +57,9 @@ final class IndexView {
   /** One group within the similarity gate. */
   record GroupHit(int index, long seq, double similarity) {}
 
+  /** {@link io.memloop.policy.Recall}: most similar first, ties to the lower sequence (the older group). */
   private static final Comparator<GroupHit> BEST_FIRST =
-      Comparator.comparingDouble(GroupHit::similarity).reversed().thenComparingLong(GroupHit::seq);
+      (a, b) -> io.memloop.policy.Recall.compare(a.similarity(), a.seq(), b.similarity(), b.seq());
 
   final DirectoryReader reader;
   private final IndexSearcher searcher;
@@ -106,7 +107,7 @@ final class IndexView {
 
   /**
    * The {@code k} groups of {@code ns} most similar to {@code query} with similarity at least {@code
-   * minSimilarity}, best first (ties by id). Lucene's HNSW search is asked for more than {@code k}
+   * minSimilarity}, best first in {@link io.memloop.policy.Recall} order. Lucene's HNSW search is asked for more than {@code k}
    * ({@link #candidates}) to raise recall; similarities are recomputed exactly so that the gate and ties match
    * the in-memory store. Deleted groups are never returned; {@code staleGroups} groups
    * deleted since the reader was opened may still be in it, so HNSW is asked for that many more.

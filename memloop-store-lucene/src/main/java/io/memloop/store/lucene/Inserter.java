@@ -4,6 +4,7 @@ import io.memloop.Memory;
 import io.memloop.MemLoopException;
 import io.memloop.store.NewMemory;
 import io.memloop.Vectors;
+import io.memloop.policy.Grouping;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -382,9 +383,9 @@ final class Inserter {
   /**
    * Merge decisions for a batch, in order: {@code join[i]} is the existing group memory {@code i}
    * joins; the returned {@code joinItem[i]} is the earlier batch item whose new group it joins
-   * instead; neither means a new group. Ties go to the lower id, as in {@link #insert}: existing groups
-   * before batch groups, earlier batch groups before later ones. Caller holds the namespaces' write
-   * locks.
+   * instead; neither means a new group. The rule is {@link Grouping}'s (ties to the lower sequence, as in
+   * {@link #insert}: existing groups before batch groups, earlier batch groups before later ones). Caller
+   * holds the namespaces' write locks.
    */
   private int[] decide(List<NewMemory> batch, MemoryContent[] contents, NamespaceState[] nss, double threshold,
       IndexView.GroupHit[] join) {
@@ -406,13 +407,15 @@ final class Inserter {
         for (BatchGroup g : mine) {
           if (VectorUtil.dotProduct(v, g.vector()) >= threshold - PREFILTER_SLACK) {
             double sim = Vectors.dot(g.vector(), v);
-            if (sim >= threshold && sim > bestSim) {
+            // batch groups get their sequence numbers in item order, after every existing group's
+            if (Grouping.qualifies(sim, threshold) && (bestItem < 0 || Grouping.prefers(sim, g.item(), bestSim, bestItem))) {
               bestSim = sim;
               bestItem = g.item();
             }
           }
         }
-        if (existing != null && (bestItem < 0 || existing.similarity() >= bestSim)) {
+        if (existing != null
+            && (bestItem < 0 || Grouping.prefers(existing.similarity(), existing.seq(), bestSim, Long.MAX_VALUE))) {
           join[i] = existing;
         } else if (bestItem >= 0) {
           joinItem[i] = bestItem;

@@ -420,7 +420,8 @@ public final class LuceneStore implements MemoryStore {
   }
 
   /**
-   * A scan of the in-RAM utility table (no document is read): O(memories of the namespace). Q is read
+   * {@link io.memloop.policy.Eviction}'s rule by a scan of the in-RAM utility table (no document is read):
+   * O(memories of the namespace). Q is read
    * without the memory's lock, so a reward landing meanwhile may or may not be seen.
    */
   @Override
@@ -435,19 +436,22 @@ public final class LuceneStore implements MemoryStore {
     int best = -1;
     double bestQ = 0;
     long bestVisits = 0;
+    long bestSeq = 0;
     ns.lock.readLock().lock();
     try {
       for (int i = 0; i < ns.memories.size(); i++) { // slot order is insertion order: oldest first
         int slot = ns.memories.get(i);
-        if (t.seq(slot) == keep) {
+        long seq = t.seq(slot);
+        if (seq == keep) {
           continue;
         }
         double q = t.q(slot);
         long visits = t.visits(slot);
-        if (best < 0 || q < bestQ || (q == bestQ && visits < bestVisits)) {
+        if (best < 0 || io.memloop.policy.Eviction.compare(q, visits, seq, bestQ, bestVisits, bestSeq) < 0) {
           best = slot;
           bestQ = q;
           bestVisits = visits;
+          bestSeq = seq;
         }
       }
       return best < 0 ? Optional.empty() : Optional.of("m" + t.seq(best));

@@ -78,7 +78,7 @@ final class Deleter {
     ModifiableSolrParams p = routing.namespaceQuery(namespace, "m");
     p.add("fq", "-{!term f=id}" + routing.docId(namespace, keepId));
     p.set("fl", "id");
-    p.set("sort", "q asc,visits asc,seq asc");
+    p.set("sort", "q asc,visits asc,seq asc"); // io.memloop.policy.Eviction, as a Solr sort (it runs on the server)
     p.set("rows", 1);
     SolrDocumentList r = io.query(p).getResults();
     return r.isEmpty() ? Optional.empty() : Optional.of(Routing.shortId((String) r.getFirst().getFieldValue("id")));

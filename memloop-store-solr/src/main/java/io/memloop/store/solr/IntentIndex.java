@@ -1,10 +1,11 @@
 package io.memloop.store.solr;
 
 import io.memloop.Vectors;
+import io.memloop.policy.Grouping;
+import io.memloop.policy.Recall;
 import io.memloop.store.NewMemory;
 import io.memloop.store.solr.RecentIntents.RecentIntent;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,7 +56,7 @@ final class IntentIndex {
       String id = Routing.shortId((String) d.getFieldValue("id"));
       hits.add(new IntentHit(id, ((Number) d.getFieldValue("seq")).longValue(), Math.max(-1, Math.min(1, cos))));
     }
-    hits.sort(Comparator.comparingDouble(IntentHit::similarity).reversed().thenComparingLong(IntentHit::seq));
+    hits.sort((a, b) -> Recall.compare(a.similarity(), a.seq(), b.similarity(), b.seq())); // the recall order, stated in core
     return hits.size() > k ? List.copyOf(hits.subList(0, k)) : hits;
   }
 
@@ -104,13 +105,13 @@ final class IntentIndex {
   @SafeVarargs
   static @Nullable IntentHit best(float[] embedding, @Nullable IntentHit searched, double threshold,
       Set<String> excluded, List<RecentIntent>... pools) {
-    IntentHit best = searched != null && searched.similarity >= threshold && !excluded.contains(searched.intentId)
+    IntentHit best = searched != null && Grouping.qualifies(searched.similarity, threshold) && !excluded.contains(searched.intentId)
         ? searched : null;
     for (List<RecentIntent> pool : pools) {
       for (RecentIntent r : pool) {
         double sim = Vectors.dot(embedding, r.embedding());
-        if (!excluded.contains(r.intentId()) && sim >= threshold
-            && (best == null || sim > best.similarity || (sim == best.similarity && r.seq() < best.seq))) {
+        if (!excluded.contains(r.intentId()) && Grouping.qualifies(sim, threshold)
+            && (best == null || Grouping.prefers(sim, r.seq(), best.similarity, best.seq))) {
           best = new IntentHit(r.intentId(), r.seq(), sim);
         }
       }
