@@ -72,7 +72,7 @@ final class OtlpJsonDecoder {
     this.sink = sink;
   }
 
-  /** One request: a trace request, a log request (for evaluation results), or both. */
+  /** One request: a trace request, a log request (its records of the events asked for), or both. */
   void request(String file, int line, JsonNode doc) {
     if (!doc.isObject()) {
       skip(file, line, "not a JSON object");
@@ -99,12 +99,12 @@ final class OtlpJsonDecoder {
   }
 
   /** Visits {@code doc.l1[i].l2[j].l3[k]}; a malformed level is skipped with its path, the rest still read. */
-  private void walk(String file, int line, JsonNode doc, String l1, String l2, String l3, RecordSink sink) {
+  private void walk(String file, int line, JsonNode doc, String l1, String l2, String l3, RecordSink each) {
     List<JsonNode> outer;
     try {
       outer = array(doc, l1, l1);
-    } catch (Malformed b) {
-      skip(file, line, b.getMessage());
+    } catch (Malformed m) {
+      skip(file, line, m.getMessage());
       return;
     }
     for (int i = 0; i < outer.size(); i++) {
@@ -118,17 +118,17 @@ final class OtlpJsonDecoder {
             for (int k = 0; k < records.size(); k++) {
               String p3 = p2 + "." + l3 + "[" + k + "]";
               try {
-                sink.record(file, line, records.get(k), p3);
-              } catch (Malformed b) {
-                skip(file, line, b.getMessage());
+                each.record(file, line, records.get(k), p3);
+              } catch (Malformed m) {
+                skip(file, line, m.getMessage());
               }
             }
-          } catch (Malformed b) {
-            skip(file, line, b.getMessage());
+          } catch (Malformed m) {
+            skip(file, line, m.getMessage());
           }
         }
-      } catch (Malformed b) {
-        skip(file, line, b.getMessage());
+      } catch (Malformed m) {
+        skip(file, line, m.getMessage());
       }
     }
   }
