@@ -54,7 +54,7 @@ public record PoolEntry(
     boolean ownIntent = scope == MemLoopConfig.SimilarityScope.MEMORY;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
-        pool.add(of(m, ownIntent ? (double) Vectors.dot(query, m.intentEmbedding()) : match.similarity()));
+        pool.add(of(m, ownIntent ? Vectors.dot(query, m.intentEmbedding()) : match.similarity()));
       }
     }
     return pool;
