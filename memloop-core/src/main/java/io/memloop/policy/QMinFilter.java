@@ -17,17 +17,22 @@ final class QMinFilter {
    * @return how many are eligible
    */
   static int apply(int[] order, double[] q, double qMin) {
-    int[] dropped = new int[order.length];
+    int[] dropped = null; // allocated at the first drop: most pools have none
     int m = 0;
     int d = 0;
     for (int i : order) {
       if (q[i] >= qMin) {
         order[m++] = i;
       } else {
+        if (dropped == null) {
+          dropped = new int[order.length - m];
+        }
         dropped[d++] = i;
       }
     }
-    System.arraycopy(dropped, 0, order, m, d);
+    if (dropped != null) {
+      System.arraycopy(dropped, 0, order, m, d);
+    }
     return m;
   }
 }

@@ -18,6 +18,9 @@ import java.util.List;
  * decide anything. Stateless and thread-safe.
  */
 final class TieBreak {
+  /** Pools up to this size are sorted by insertion; larger ones by merging. */
+  static final int INSERTION_SORT_MAX = 16;
+
   private TieBreak() {}
 
   /** Pool indices {@code 0..n-1} in greedy order. */
@@ -28,6 +31,18 @@ final class TieBreak {
       order[i] = i;
     }
     boolean newest = rule == MemLoopConfig.TieBreak.NEWEST_FIRST;
+    if (n <= INSERTION_SORT_MAX) { // the common pool: in place, no scratch array
+      for (int r = 1; r < n; r++) {
+        int i = order[r];
+        int s = r - 1;
+        while (s >= 0 && compare(i, order[s], score, sim, pool, newest) < 0) {
+          order[s + 1] = order[s];
+          s--;
+        }
+        order[s + 1] = i;
+      }
+      return order;
+    }
     // bottom-up merge sort over int indices: no boxing, one scratch array
     int[] from = order;
     int[] to = new int[n];
