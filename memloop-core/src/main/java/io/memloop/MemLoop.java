@@ -1,7 +1,11 @@
 package io.memloop;
 
 import io.memloop.embed.Embedder;
+import io.memloop.policy.PoolEntry;
+import io.memloop.policy.Selection;
+import io.memloop.policy.SelectionPipeline;
 import io.memloop.policy.TaskNote;
+import io.memloop.policy.TaskView;
 import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
@@ -214,11 +218,12 @@ public final class MemLoop implements AutoCloseable {
     float[] query = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
     var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
-    TwoPhaseSelector.TaskView task =
+    TaskView task =
         config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
-    TwoPhaseSelector.Selection selection;
+    List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
+    Selection selection;
     synchronized (random) {
-      selection = TwoPhaseSelector.select(query, matches, config, task, random);
+      selection = SelectionPipeline.select(pool, query, config, task, random);
     }
     Instant now = clock.instant();
     RetrievalRecord record =

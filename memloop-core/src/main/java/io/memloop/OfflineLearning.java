@@ -1,6 +1,9 @@
 package io.memloop;
 
+import io.memloop.policy.Selection;
+import io.memloop.policy.SelectionPipeline;
 import io.memloop.policy.TaskNote;
+import io.memloop.policy.TaskView;
 import io.memloop.store.Annotations;
 import io.memloop.store.InMemoryStore;
 import io.memloop.store.IntentMatch;
@@ -17,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A configuration's per-task learning ({@link MemLoopConfig.TaskLearning#ON}) replayed along a logged history, for
- * off-policy evaluation. The engine's own ledger ({@link TaskLedger}) and Phase B ({@link TwoPhaseSelector}) run
+ * off-policy evaluation. The engine's own ledger ({@link TaskLedger}) and Phase B ({@link SelectionPipeline}) run
  * on an in-memory ledger of their own: at each logged decision {@link #choose} gives every slate the configuration
  * could show, with its probability over the configuration's own draws (exploring or not, the note depth), given
  * what its ledger has learned from the log's earlier decisions; {@link #learn} then feeds the ledger the logged
@@ -60,7 +63,7 @@ public final class OfflineLearning {
   private long decisions;
 
   /** The last decision's arms, kept for {@link #learn}. */
-  private record Pending(String ns, TwoPhaseSelector.TaskView task, boolean explorable, @Nullable Set<String> stay,
+  private record Pending(String ns, TaskView task, boolean explorable, @Nullable Set<String> stay,
       @Nullable Set<String> go, String explored, boolean drawsDepth) {}
 
   /**
@@ -100,7 +103,7 @@ public final class OfflineLearning {
           k == null ? "-" : k.experience(), k == null ? Outcome.UNKNOWN : k.outcome(), c.q(), 0, created, created);
       matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
     }
-    TwoPhaseSelector.TaskView view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
+    TaskView view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
     // enumerate the draws: the exploring draw (when the task can explore), then the note-depth draw
     List<Choice> choices = new ArrayList<>();
     Set<String> stay = null;
@@ -111,7 +114,7 @@ public final class OfflineLearning {
     Set<List<Boolean>> seen = new HashSet<>();
     for (int bits = 0; bits < 4; bits++) {
       Scripted random = new Scripted(bits);
-      TwoPhaseSelector.Selection s = TwoPhaseSelector.select(UNIT, matches, selection, view, random);
+      Selection s = SelectionPipeline.select(UNIT, matches, selection, view, random);
       if (!seen.add(random.used())) {
         continue; // the same draws as an earlier branch: fewer draws than bits
       }

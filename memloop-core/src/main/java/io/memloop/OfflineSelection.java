@@ -1,8 +1,11 @@
 package io.memloop;
 
-import io.memloop.store.IntentMatch;
+import io.memloop.policy.PoolEntry;
+import io.memloop.policy.SelectionPipeline;
+import io.memloop.store.MemoryStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -13,8 +16,11 @@ import java.util.SplittableRandom;
  * per-task learning (its ledger is replayed by {@link OfflineLearning}). Ties go by the memory id's sequence
  * ({@code m<n>} grows with time), oldest or newest first as the configuration says: never by the logged pool's
  * order, which is the logging policy's score order and would carry its utilities into a candidate that ignores them.
+ * Runs the engine's own {@link SelectionPipeline} over the logged candidates as {@link PoolEntry} values.
  */
 public final class OfflineSelection {
+  private static final float[] UNIT = {1f};
+
   private OfflineSelection() {}
 
   /** Ids of the candidates {@code config} would select, in the order it would show them. */
@@ -25,17 +31,15 @@ public final class OfflineSelection {
         .set("epsilon", "0")
         .set("exploration", "NONE")
         .build();
-    List<IntentMatch> matches = new ArrayList<>(pool.size());
-    float[] unit = {1f};
-    for (Candidate c : oldestFirst(pool)) {
+    List<Candidate> sorted = oldestFirst(pool);
+    List<PoolEntry> entries = new ArrayList<>(sorted.size());
+    for (Candidate c : sorted) {
       // newest-first ties by the id's sequence number; ids of another form sort as oldest
-      long seq = io.memloop.store.MemoryStore.sequenceOf(c.memoryId());
+      long seq = MemoryStore.sequenceOf(c.memoryId());
       Instant created = Instant.ofEpochSecond(Math.max(0, Math.min(seq, Instant.MAX.getEpochSecond())));
-      Memory m = new Memory(c.memoryId(), "offline", c.memoryId(), "", unit, "-", Outcome.UNKNOWN, c.q(), 0, created, created);
-      matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
+      entries.add(new PoolEntry(c.memoryId(), c.similarity(), c.q(), created, Outcome.UNKNOWN, null, null));
     }
-    TwoPhaseSelector.Selection s = TwoPhaseSelector.select(unit, matches, greedy, new SplittableRandom(0));
-    return s.selected().stream().map(Memory::id).toList();
+    return SelectionPipeline.select(entries, UNIT, greedy, null, new SplittableRandom(0)).selectedIds();
   }
 
   /**
@@ -44,7 +48,7 @@ public final class OfflineSelection {
    */
   static List<Candidate> oldestFirst(List<Candidate> pool) {
     List<Candidate> sorted = new ArrayList<>(pool);
-    sorted.sort(java.util.Comparator.comparingLong(c -> io.memloop.store.MemoryStore.sequenceOf(c.memoryId())));
+    sorted.sort(Comparator.comparingLong(c -> MemoryStore.sequenceOf(c.memoryId())));
     return sorted;
   }
 }

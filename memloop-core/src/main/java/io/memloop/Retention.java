@@ -1,5 +1,6 @@
 package io.memloop;
 
+import io.memloop.policy.TaskOrder;
 import io.memloop.store.MemoryStore;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ final class Retention {
     static Member of(Memory m, float[] intent) {
       // every retrieval of a consolidating namespace builds these: the dot product only where it can matter
       return new Member(m.id(), m.outcome(), m.experience().hashCode(),
-          m.outcome() == Outcome.FAILURE && Vectors.dot(intent, m.intentEmbedding()) >= TwoPhaseSelector.SAME_INTENT);
+          m.outcome() == Outcome.FAILURE && Vectors.dot(intent, m.intentEmbedding()) >= TaskOrder.SAME_INTENT);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.memloop;
 
 import io.memloop.policy.TaskNote;
+import io.memloop.policy.TaskView;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.RetrievalRecord;
@@ -67,7 +68,7 @@ final class TaskLedger {
     return "e" + HexFormat.of().formatHex(sha.digest(b.array()), 0, 16);
   }
 
-  TwoPhaseSelector.TaskView view(
+  TaskView view(
       String namespace, Intent intent, float[] query, List<IntentMatch> matches, MemLoopConfig config) {
     String task = taskKey(intent, query);
     List<String> keys = new ArrayList<>();
@@ -90,7 +91,7 @@ final class TaskLedger {
       }
     });
     double[] d = entries.getOrDefault("d", new double[4]);
-    return new TwoPhaseSelector.TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
+    return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d));
   }
 

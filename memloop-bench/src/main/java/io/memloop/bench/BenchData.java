@@ -38,7 +38,10 @@ public final class BenchData {
   /** An environment's finding (see {@link Headline}) as JSON. */
   static Map<String, Object> headline(Headline h) {
     Map<String, Object> o = new LinkedHashMap<>();
-    o.put("best", Map.of("strategy", h.best().strategy(), "lastEpochAccuracy", h.best().mean()));
+    Map<String, Object> best = new LinkedHashMap<>(); // not Map.of: its order changes from one JVM to the next
+    best.put("strategy", h.best().strategy());
+    best.put("lastEpochAccuracy", h.best().mean());
+    o.put("best", best);
     h.overNoMemory().ifPresent(c -> o.put("bestOverNoMemory", comparison(c)));
     h.overBaseline().ifPresent(c -> o.put("bestOverNextBest", comparison(c)));
     h.defaultVsBaseline().ifPresent(c -> o.put("defaultOverBestBaseline", comparison(c)));

@@ -15,6 +15,7 @@ import io.memloop.bench.strategy.Strategy;
 import io.memloop.embed.Embedder;
 import io.memloop.history.JsonlEventLog;
 import io.memloop.history.OffPolicyEvaluation;
+import io.memloop.history.report.DecisionReport;
 import io.memloop.store.InMemoryStore;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -79,16 +80,9 @@ public final class OpeValidation {
 
   private OpeValidation() {}
 
-  /** The candidates evaluated by default: presets and single-knob variants of the logging configuration. */
+  /** The candidates evaluated by default: the decision report's, {@link DecisionReport#defaultCandidates()}. */
   public static Map<String, MemLoopConfig> defaultCandidates() {
-    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
-    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL);
-    c.put("memrl", memrl);
-    c.put("similarity", MemLoopConfig.preset(Preset.SIMILARITY));
-    c.put("default", MemLoopConfig.preset(Preset.DEFAULT));
-    c.put("memrl:k2=1", memrl.toBuilder().set("k2", "1").build());
-    c.put("memrl:lambda=1", memrl.toBuilder().set("lambda", "1").build());
-    return c;
+    return DecisionReport.defaultCandidates();
   }
 
   /**

@@ -93,6 +93,8 @@ class BenchTest {
     BenchData.write(report, dir);
     String summary = Files.readString(dir.resolve("summary.json"));
     assertThat(summary).contains("\"lastEpochAccuracy\"", "\"memrl\"", "\"oracle\"", "\"developmentSeeds\"");
+    // the same run writes the same bytes: a headline's best names its strategy first, in every JVM
+    assertThat(summary).containsPattern("\"best\"\\s*:\\s*\\{\\s*\"strategy\"");
     long episodes = report.runs().stream()
         .mapToLong(r -> r.result().rows().size() + r.result().transferRows().size()).sum();
     try (var lines = Files.lines(dir.resolve("episodes.jsonl"))) {

@@ -3,9 +3,8 @@ package io.memloop.cli;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Preset;
-import io.memloop.bench.DecisionReport;
-import io.memloop.bench.OpeValidation;
 import io.memloop.history.OffPolicyEvaluation;
+import io.memloop.history.report.DecisionReport;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -41,7 +40,7 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() {
     Map<String, MemLoopConfig> configs = new LinkedHashMap<>();
     if (candidates == null) {
-      configs.putAll(OpeValidation.defaultCandidates());
+      configs.putAll(DecisionReport.defaultCandidates());
     } else {
       for (String c : candidates) {
         configs.put(c, EvaluateCommand.parse(c));

@@ -8,6 +8,7 @@ import io.memloop.OfflineLearning;
 import io.memloop.OfflineSelection;
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import io.memloop.policy.Explore;
 import io.memloop.policy.TaskNote;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -234,7 +235,7 @@ public final class OffPolicyEvaluation {
    * is where inverse propensity scoring cannot see a candidate's choice.
    */
   static double probability(Set<String> slate, List<Candidate> pool, MemLoopConfig config) {
-    double eps = config.exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? config.epsilon() : 0;
+    double eps = Explore.epsilon(config);
     int k = 0;
     int m = 0;
     for (Candidate c : pool) {
@@ -302,7 +303,7 @@ public final class OffPolicyEvaluation {
       // the candidate's slates here: one, or (replaying per-task learning) one per outcome of its own draws
       List<OfflineLearning.Choice> choices = replay ? policy.choose(d, known)
           : List.of(new OfflineLearning.Choice(OfflineSelection.select(d.pool(), config), TaskNote.NO_DRAW, 1));
-      double eps = d.config().exploration() == MemLoopConfig.Exploration.EPSILON_GREEDY ? d.config().epsilon() : 0;
+      double eps = Explore.epsilon(d.config());
       double pLogged = 0; // the candidate's probability of the logged action
       double predMine = 0;
       double succMine = 0;

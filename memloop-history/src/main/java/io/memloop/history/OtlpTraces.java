@@ -1,32 +1,16 @@
 package io.memloop.history;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.memloop.MemLoopException;
 import io.memloop.Outcome;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
@@ -43,7 +27,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,19 +39,14 @@ import org.jspecify.annotations.Nullable;
  * and the outcome and reward from MemLoop's own attributes, {@code gen_ai.evaluation.result} events (span
  * events, or log records of an {@code ExportLogsServiceRequest} correlated by trace) or the run's error status.
  *
+ * <p>This class holds the GenAI meaning only: which spans form a run and what a run's intent, experience, outcome
+ * and reward are. The files' framing ({@code OtlpJsonFiles}) and the OTLP encoding ({@code OtlpJsonDecoder}, to
+ * neutral {@code OtlpSpan} and {@code OtlpLogRecord} values) are read apart from it.
+ *
  * <p>Malformed input never throws: every record, span or run left out is added to the skipped list with its
  * file, line and reason, and the rest is still read.
  */
 public final class OtlpTraces {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-  /** Reads one value of a sequence of concatenated values (a {@code *.json} file). */
-  private static final ObjectReader SEQUENCE = MAPPER.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
-  private static final int MAX_LINE_CHARS = 16 << 20;
-  /** A line of more bytes has more than {@link #MAX_LINE_CHARS} characters (UTF-8 takes at most 3 bytes a char; 1 for a CR). */
-  private static final int MAX_LINE_BYTES = 3 * MAX_LINE_CHARS + 1;
   private static final int MAX_TOOL_TEXT = 200;
   private static final int MAX_ANSWER = 1_000;
   private static final int MAX_EXPERIENCE = 4_000;
@@ -76,11 +54,10 @@ public final class OtlpTraces {
   private static final Set<String> MODEL_CALLS = Set.of("chat", "text_completion", "generate_content");
   private static final Set<String> SUCCESS_LABELS = Set.of("pass", "passed", "correct", "success", "true", "yes");
   private static final Set<String> FAILURE_LABELS = Set.of("fail", "failed", "incorrect", "failure", "false", "no");
-  private static final List<String> ANY_VALUE_KINDS =
-      List.of("stringValue", "boolValue", "intValue", "doubleValue", "arrayValue", "kvlistValue", "bytesValue");
   private static final Pattern PROMPT = Pattern.compile("gen_ai\\.(prompt|completion)\\.(\\d{1,9})\\.content");
   private static final Pattern LINE_BREAK = Pattern.compile("\\h*\\R\\s*");
-  private static final Pattern DECIMAL = Pattern.compile("-?\\d+(\\.\\d+)?([eE][+-]?\\d+)?");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper MAPPER = OtlpJsonFiles.MAPPER;
   private static final Comparator<Span> ORDER = Comparator.comparingLong(Span::start).thenComparing(Span::spanId);
 
   /**
@@ -123,13 +100,6 @@ public final class OtlpTraces {
   /** A {@code gen_ai.evaluation.result} log record. */
   private record LogEval(String file, int line, String path, String traceId, @Nullable String spanId, Eval eval) {}
 
-  /** A malformed field: its path and the problem. */
-  private static final class Bad extends Exception {
-    Bad(String path, String problem) {
-      super(path + ": " + problem, null, false, false);
-    }
-  }
-
   /** A run that cannot become an episode, and why. */
   private static final class Reject extends Exception {
     final EventLogImport.Skipped.Kind kind;
@@ -166,316 +136,62 @@ public final class OtlpTraces {
   public static List<Episode> read(Path input, List<EventLogImport.Skipped> skipped) {
     Objects.requireNonNull(input, "input");
     OtlpTraces reader = new OtlpTraces(Objects.requireNonNull(skipped, "skipped"));
-    for (Path file : files(input)) {
-      reader.readFile(file);
+    OtlpJsonDecoder decoder = new OtlpJsonDecoder(skipped, EVALUATION::equals,
+        "an evaluation result must name the trace it scores", reader.new Collector());
+    OtlpJsonFiles files = new OtlpJsonFiles(skipped, decoder::request);
+    for (Path file : OtlpJsonFiles.files(input)) {
+      files.readFile(file);
     }
     return reader.episodes();
   }
 
-  private static List<Path> files(Path input) {
-    if (Files.isRegularFile(input)) {
-      return List.of(input);
-    }
-    if (!Files.isDirectory(input)) {
-      throw MemLoopException.invalid("--input", input + " is neither a regular file nor a directory");
-    }
-    List<Path> files;
-    try (Stream<Path> s = Files.list(input)) {
-      files = s.filter(p -> isTraceFile(p.getFileName().toString()) && Files.isRegularFile(p))
-          .sorted(Comparator.comparing(p -> p.getFileName().toString())).toList();
-    } catch (IOException e) {
-      throw MemLoopException.invalid("--input", "cannot list " + input + ": " + e.getMessage());
-    }
-    if (files.isEmpty()) {
-      throw MemLoopException.invalid("--input", input + " holds no .json or .jsonl file");
-    }
-    return files;
-  }
+  // ---------------------------------------------------------------- collecting spans and evaluation results
 
-  private static boolean isTraceFile(String name) {
-    return name.endsWith(".json") || name.endsWith(".jsonl");
-  }
-
-  // ---------------------------------------------------------------- reading files
-
-  /** Receives each line of a file; returns false to stop reading it. */
-  @FunctionalInterface
-  private interface LineSink {
-    boolean line(int n, String text);
-  }
-
-  private void readFile(Path file) {
-    String name = file.getFileName().toString();
-    if (name.endsWith(".json")) {
-      StringBuilder text = new StringBuilder();
-      boolean complete = lines(file, name, (n, line) -> {
-        text.append(line).append('\n');
-        return true;
-      });
-      if (complete) {
-        documents(name, text.toString());
+  /** Groups the decoded spans by trace, and keeps the evaluation results the log records carry. */
+  private final class Collector implements OtlpJsonDecoder.Sink {
+    @Override
+    public void checkEvent(OtlpSpan.Event e, String path) throws OtlpJsonDecoder.Malformed {
+      if (e.name().equals(EVALUATION)) {
+        evaluation(e.attributes(), path);
       }
-    } else {
-      lines(file, name, (n, line) -> {
-        if (!line.isBlank()) {
-          jsonLine(name, n, line);
-        }
-        return true;
-      });
     }
-  }
 
-  /**
-   * Feeds the lines of a file, each decoded strictly as UTF-8 (a line is never held beyond its limit); false when
-   * it stopped early: on a line that is not UTF-8, or on a line too long in a {@code *.json} file.
-   */
-  private boolean lines(Path file, String name, LineSink sink) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] chunk = new byte[1 << 16];
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      boolean tooLong = false;
-      int n = 0;
-      for (int read = in.read(chunk); read >= 0; read = in.read(chunk)) {
-        int from = 0;
-        for (int i = 0; i < read; i++) {
-          if (chunk[i] == '\n') {
-            tooLong = append(line, chunk, from, i - from, tooLong);
-            if (!emit(name, ++n, line, tooLong, decoder, sink)) {
-              return false;
-            }
-            line.reset();
-            tooLong = false;
-            from = i + 1;
-          }
-        }
-        tooLong = append(line, chunk, from, read - from, tooLong);
+    @Override
+    public void span(OtlpSpan s) throws OtlpJsonDecoder.Malformed {
+      List<Event> events = new ArrayList<>(s.events().size());
+      for (int i = 0; i < s.events().size(); i++) {
+        OtlpSpan.Event e = s.events().get(i); // checked already (checkEvent): evaluation cannot throw here
+        Eval eval = e.name().equals(EVALUATION) ? evaluation(e.attributes(), s.path() + ".events[" + i + "]") : null;
+        events.add(new Event(e.name(), e.attributes(), eval));
       }
-      return (line.size() == 0 && !tooLong) || emit(name, n + 1, line, tooLong, decoder, sink);
-    } catch (IOException e) {
-      throw MemLoopException.invalid("--input", "cannot read " + file + ": " + e.getMessage());
+      Span span = new Span(s.file(), s.line(), s.traceId(), s.spanId(), s.parentId(), s.name(), s.startNanos(),
+          s.attributes(), events, s.status(), s.statusMessage());
+      Map<String, Span> trace = traces.computeIfAbsent(s.traceId(), t -> new LinkedHashMap<>());
+      Span first = trace.putIfAbsent(s.spanId(), span);
+      if (first != null) {
+        throw new OtlpJsonDecoder.Malformed(s.path(), "span " + s.spanId() + " of trace " + s.traceId()
+            + " was already read at " + first.file() + ":" + first.line() + " (duplicate left out)");
+      }
     }
-  }
 
-  /** Adds bytes to a line unless it is already too long; whether it is too long now. */
-  private static boolean append(ByteArrayOutputStream line, byte[] bytes, int from, int length, boolean tooLong) {
-    if (tooLong || line.size() + (long) length > MAX_LINE_BYTES) {
-      return true;
-    }
-    line.write(bytes, from, length);
-    return false;
-  }
-
-  private boolean emit(String file, int n, ByteArrayOutputStream bytes, boolean tooLong, CharsetDecoder decoder,
-      LineSink sink) {
-    boolean json = file.endsWith(".json");
-    if (tooLong) {
-      skip(file, n, "longer than 16 Mi characters");
-      return !json;
-    }
-    byte[] b = bytes.toByteArray();
-    int length = b.length > 0 && b[b.length - 1] == '\r' ? b.length - 1 : b.length;
-    String text;
-    try {
-      text = decoder.decode(ByteBuffer.wrap(b, 0, length)).toString();
-    } catch (CharacterCodingException e) {
-      skip(file, n, json ? "not valid UTF-8 (the file is not read)" : "not valid UTF-8 (the rest of the file is not read)");
-      return false;
-    }
-    if (n == 1 && text.startsWith("\uFEFF")) {
-      text = text.substring(1);
-    }
-    if (text.length() > MAX_LINE_CHARS) {
-      skip(file, n, "longer than 16 Mi characters");
-      return !json;
-    }
-    return sink.line(n, text);
-  }
-
-  private void jsonLine(String file, int line, String text) {
-    JsonNode doc;
-    try {
-      doc = MAPPER.readTree(text);
-    } catch (JsonProcessingException e) {
-      skip(file, line, "not valid JSON: " + e.getOriginalMessage());
-      return;
-    }
-    document(file, line, doc);
-  }
-
-  /** The requests of a {@code *.json} file, one after the other; a syntax error ends the file. */
-  private void documents(String file, String text) {
-    try (JsonParser p = MAPPER.createParser(text)) {
-      while (true) {
-        int start = 0;
-        try {
-          if (p.nextToken() == null) {
-            return;
-          }
-          start = p.currentTokenLocation().getLineNr();
-          JsonToken first = p.currentToken();
-          JsonNode doc = SEQUENCE.readTree(p);
-          if (first != JsonToken.START_OBJECT || doc == null) {
-            skip(file, Math.max(start, 1), "not a JSON object");
-          } else {
-            document(file, Math.max(start, 1), doc);
-          }
-        } catch (JsonProcessingException e) {
-          int line = start > 0 ? start : e.getLocation() != null ? Math.max(e.getLocation().getLineNr(), 1) : 1;
-          skip(file, line, "not valid JSON: " + e.getOriginalMessage() + " (the rest of the file is unreadable)");
-          return;
+    @Override
+    public void logRecord(OtlpLogRecord r) throws OtlpJsonDecoder.Malformed {
+      Map<String, JsonNode> attrs = new LinkedHashMap<>(r.attributes());
+      if (r.body() instanceof ObjectNode fields) { // the GenAI convention's event body: its fields as attributes
+        for (var f : fields.properties()) {
+          attrs.putIfAbsent(f.getKey(), f.getValue());
         }
       }
-    } catch (IOException e) {
-      skip(file, 1, "not valid JSON: " + e.getMessage());
+      logEvals.add(new LogEval(r.file(), r.line(), r.path(), r.traceId(), r.spanId(), evaluation(attrs, r.path())));
     }
   }
 
-  /** One request: a trace request, a log request (for evaluation results), or both. */
-  private void document(String file, int line, JsonNode doc) {
-    if (!doc.isObject()) {
-      skip(file, line, "not a JSON object");
-      return;
-    }
-    boolean hasSpans = doc.has("resourceSpans");
-    boolean hasLogs = doc.has("resourceLogs");
-    if (!hasSpans && !hasLogs) {
-      skip(file, line, "no resourceSpans or resourceLogs: not an OTLP trace or log request");
-      return;
-    }
-    if (hasSpans) {
-      walk(file, line, doc, "resourceSpans", "scopeSpans", "spans", this::span);
-    }
-    if (hasLogs) {
-      walk(file, line, doc, "resourceLogs", "scopeLogs", "logRecords", this::logRecord);
-    }
-  }
-
-  /** Receives one span or log record with its path. */
-  @FunctionalInterface
-  private interface RecordSink {
-    void record(String file, int line, JsonNode node, String path) throws Bad;
-  }
-
-  /** Visits {@code doc.l1[i].l2[j].l3[k]}; a malformed level is skipped with its path, the rest still read. */
-  private void walk(String file, int line, JsonNode doc, String l1, String l2, String l3, RecordSink sink) {
-    List<JsonNode> outer;
-    try {
-      outer = array(doc, l1, l1);
-    } catch (Bad b) {
-      skip(file, line, b.getMessage());
-      return;
-    }
-    for (int i = 0; i < outer.size(); i++) {
-      String p1 = l1 + "[" + i + "]";
-      try {
-        List<JsonNode> scopes = array(object(outer.get(i), p1), l2, p1 + "." + l2);
-        for (int j = 0; j < scopes.size(); j++) {
-          String p2 = p1 + "." + l2 + "[" + j + "]";
-          try {
-            List<JsonNode> records = array(object(scopes.get(j), p2), l3, p2 + "." + l3);
-            for (int k = 0; k < records.size(); k++) {
-              String p3 = p2 + "." + l3 + "[" + k + "]";
-              try {
-                sink.record(file, line, records.get(k), p3);
-              } catch (Bad b) {
-                skip(file, line, b.getMessage());
-              }
-            }
-          } catch (Bad b) {
-            skip(file, line, b.getMessage());
-          }
-        }
-      } catch (Bad b) {
-        skip(file, line, b.getMessage());
-      }
-    }
-  }
-
-  // ---------------------------------------------------------------- parsing spans and log records
-
-  private void span(String file, int line, JsonNode s, String path) throws Bad {
-    object(s, path);
-    String traceId = Objects.requireNonNull(hexId(s, "traceId", 32, path, true));
-    String spanId = Objects.requireNonNull(hexId(s, "spanId", 16, path, true));
-    String parentId = hexId(s, "parentSpanId", 16, path, false);
-    String name = optionalText(s, "name", path);
-    long start = nanos(s, "startTimeUnixNano", path);
-    nanos(s, "endTimeUnixNano", path);
-    Map<String, JsonNode> attrs = attributes(s, path);
-    List<Event> events = events(s, path);
-    JsonNode status = s.get("status");
-    int code = 0;
-    String message = "";
-    if (status != null && !status.isNull()) {
-      object(status, path + ".status");
-      code = statusCode(status.get("code"), path + ".status.code");
-      message = optionalText(status, "message", path + ".status");
-    }
-    Span span = new Span(file, line, traceId, spanId, parentId, name, start, attrs, events, code, message);
-    Map<String, Span> trace = traces.computeIfAbsent(traceId, t -> new LinkedHashMap<>());
-    Span first = trace.putIfAbsent(spanId, span);
-    if (first != null) {
-      throw new Bad(path, "span " + spanId + " of trace " + traceId + " was already read at " + first.file() + ":"
-          + first.line() + " (duplicate left out)");
-    }
-  }
-
-  private static List<Event> events(JsonNode s, String path) throws Bad {
-    List<JsonNode> raw = array(s, "events", path + ".events");
-    List<Event> events = new ArrayList<>(raw.size());
-    for (int i = 0; i < raw.size(); i++) {
-      String p = path + ".events[" + i + "]";
-      JsonNode e = object(raw.get(i), p);
-      String name = optionalText(e, "name", p);
-      nanos(e, "timeUnixNano", p);
-      Map<String, JsonNode> attrs = attributes(e, p);
-      events.add(new Event(name, attrs, name.equals(EVALUATION) ? evaluation(attrs, p) : null));
-    }
-    return events;
-  }
-
-  private void logRecord(String file, int line, JsonNode r, String path) throws Bad {
-    object(r, path);
-    JsonNode eventName = r.get("eventName");
-    if (!(eventName != null && EVALUATION.equals(eventName.asText())) && !namesEvaluation(r.get("attributes"))) {
-      return; // only evaluation results are read from logs
-    }
-    String traceId = hexId(r, "traceId", 32, path, false);
-    if (traceId == null) {
-      throw new Bad(path + ".traceId", "missing (an evaluation result must name the trace it scores)");
-    }
-    String spanId = hexId(r, "spanId", 16, path, false);
-    Map<String, JsonNode> attrs = attributes(r, path);
-    JsonNode body = anyValue(r.get("body"), path + ".body");
-    if (body instanceof ObjectNode fields) {
-      for (var f : fields.properties()) {
-        attrs.putIfAbsent(f.getKey(), f.getValue());
-      }
-    }
-    logEvals.add(new LogEval(file, line, path, traceId, spanId, evaluation(attrs, path)));
-  }
-
-  /** Whether an attribute list holds {@code event.name = gen_ai.evaluation.result} (read leniently). */
-  private static boolean namesEvaluation(@Nullable JsonNode attributes) {
-    if (attributes == null || !attributes.isArray()) {
-      return false;
-    }
-    for (JsonNode kv : attributes) {
-      if ("event.name".equals(kv.path("key").asText()) && EVALUATION.equals(kv.path("value").path("stringValue").asText())) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static Eval evaluation(Map<String, JsonNode> attrs, String path) throws Bad {
+  private static Eval evaluation(Map<String, JsonNode> attrs, String path) throws OtlpJsonDecoder.Malformed {
     Double score = null;
     JsonNode v = attrs.get("gen_ai.evaluation.score.value");
     if (v != null && !v.isNull()) {
       if (!v.isNumber() || !Double.isFinite(v.asDouble())) {
-        throw new Bad(path + ".attributes[gen_ai.evaluation.score.value]", "not a finite number");
+        throw new OtlpJsonDecoder.Malformed(path + ".attributes[gen_ai.evaluation.score.value]", "not a finite number");
       }
       score = v.asDouble();
     }
@@ -483,246 +199,11 @@ public final class OtlpTraces {
     JsonNode l = attrs.get("gen_ai.evaluation.score.label");
     if (l != null && !l.isNull()) {
       if (!l.isTextual() && !l.isBoolean()) {
-        throw new Bad(path + ".attributes[gen_ai.evaluation.score.label]", "not a string");
+        throw new OtlpJsonDecoder.Malformed(path + ".attributes[gen_ai.evaluation.score.label]", "not a string");
       }
       label = l.asText();
     }
     return new Eval(score, label);
-  }
-
-  private static Map<String, JsonNode> attributes(JsonNode owner, String path) throws Bad {
-    List<JsonNode> list = array(owner, "attributes", path + ".attributes");
-    Map<String, JsonNode> attrs = new LinkedHashMap<>();
-    for (int i = 0; i < list.size(); i++) {
-      String p = path + ".attributes[" + i + "]";
-      JsonNode kv = object(list.get(i), p);
-      String key = key(kv, p);
-      if (attrs.containsKey(key)) {
-        throw new Bad(p + ".key", "duplicate '" + key + "'");
-      }
-      attrs.put(key, anyValue(kv.get("value"), p + ".value"));
-    }
-    return attrs;
-  }
-
-  private static String key(JsonNode kv, String path) throws Bad {
-    JsonNode k = kv.get("key");
-    if (k == null || !k.isTextual() || k.asText().isEmpty()) {
-      throw new Bad(path + ".key", "missing or not a non-empty string");
-    }
-    return k.asText();
-  }
-
-  /** An OTLP AnyValue as a JSON value (an empty AnyValue as null, bytes as their base64 text). */
-  private static JsonNode anyValue(@Nullable JsonNode v, String path) throws Bad {
-    if (v == null || v.isNull()) {
-      return NullNode.getInstance();
-    }
-    object(v, path);
-    String kind = null;
-    for (String k : ANY_VALUE_KINDS) {
-      if (v.hasNonNull(k)) {
-        if (kind != null) {
-          throw new Bad(path, "holds both " + kind + " and " + k + " (an AnyValue holds one)");
-        }
-        kind = k;
-      }
-    }
-    if (kind == null) {
-      return NullNode.getInstance();
-    }
-    JsonNode x = v.get(kind);
-    String p = path + "." + kind;
-    return switch (kind) {
-      case "stringValue" -> NODES.textNode(text(x, p));
-      case "boolValue" -> {
-        if (!x.isBoolean()) {
-          throw new Bad(p, "not a boolean");
-        }
-        yield x;
-      }
-      case "intValue" -> NODES.numberNode(int64(x, p));
-      case "doubleValue" -> NODES.numberNode(dbl(x, p));
-      case "bytesValue" -> NODES.textNode(bytes(x, p));
-      case "arrayValue" -> {
-        ArrayNode a = NODES.arrayNode();
-        List<JsonNode> values = array(object(x, p), "values", p + ".values");
-        for (int i = 0; i < values.size(); i++) {
-          a.add(anyValue(values.get(i), p + ".values[" + i + "]"));
-        }
-        yield a;
-      }
-      default -> {
-        ObjectNode o = NODES.objectNode();
-        List<JsonNode> values = array(object(x, p), "values", p + ".values");
-        for (int i = 0; i < values.size(); i++) {
-          String q = p + ".values[" + i + "]";
-          String key = key(object(values.get(i), q), q);
-          if (o.has(key)) {
-            throw new Bad(q + ".key", "duplicate '" + key + "'");
-          }
-          o.set(key, anyValue(values.get(i).get("value"), q + ".value"));
-        }
-        yield o;
-      }
-    };
-  }
-
-  private static long int64(JsonNode x, String path) throws Bad {
-    if (x.isIntegralNumber() && x.canConvertToLong()) {
-      return x.asLong();
-    }
-    if (x.isTextual() && x.asText().matches("-?\\d{1,19}")) {
-      try {
-        return Long.parseLong(x.asText());
-      } catch (NumberFormatException e) {
-        throw new Bad(path, "out of the int64 range");
-      }
-    }
-    throw new Bad(path, "not an int64 (a decimal string or an integer)");
-  }
-
-  private static double dbl(JsonNode x, String path) throws Bad {
-    if (x.isNumber()) {
-      return x.asDouble();
-    }
-    if (x.isTextual()) {
-      String s = x.asText();
-      switch (s) {
-        case "NaN" -> {
-          return Double.NaN;
-        }
-        case "Infinity" -> {
-          return Double.POSITIVE_INFINITY;
-        }
-        case "-Infinity" -> {
-          return Double.NEGATIVE_INFINITY;
-        }
-        default -> {
-          if (DECIMAL.matcher(s).matches()) {
-            return Double.parseDouble(s);
-          }
-        }
-      }
-    }
-    throw new Bad(path, "not a number");
-  }
-
-  private static String bytes(JsonNode x, String path) throws Bad {
-    String s = text(x, path);
-    try {
-      Base64.getDecoder().decode(s);
-    } catch (IllegalArgumentException e) {
-      try {
-        Base64.getUrlDecoder().decode(s);
-      } catch (IllegalArgumentException e2) {
-        throw new Bad(path, "not base64");
-      }
-    }
-    return s;
-  }
-
-  /** A trace or span id, lowercased; null when it is optional and absent or empty (or an all-zero parent). */
-  private static @Nullable String hexId(JsonNode owner, String field, int length, String path, boolean required)
-      throws Bad {
-    JsonNode v = owner.get(field);
-    String p = path + "." + field;
-    if (v == null || v.isNull() || (v.isTextual() && v.asText().isEmpty())) {
-      if (required) {
-        throw new Bad(p, "missing");
-      }
-      return null;
-    }
-    String s = text(v, p);
-    if (s.length() != length || !s.chars().allMatch(c -> Character.digit(c, 16) >= 0 && c < 128)) {
-      throw new Bad(p, "'" + clip(s, 40) + "' is not " + length + " hex characters");
-    }
-    if (s.chars().allMatch(c -> c == '0')) {
-      if (required || field.equals("traceId")) {
-        throw new Bad(p, "all zero (an invalid id)");
-      }
-      return null;
-    }
-    return s.toLowerCase(Locale.ROOT);
-  }
-
-  /** Nanoseconds since the epoch (a decimal string or an integer); 0 when absent. */
-  private static long nanos(JsonNode owner, String field, String path) throws Bad {
-    JsonNode v = owner.get(field);
-    if (v == null || v.isNull()) {
-      return 0;
-    }
-    String p = path + "." + field;
-    if (v.isIntegralNumber() && v.canConvertToLong() && v.asLong() >= 0) {
-      return v.asLong();
-    }
-    if (v.isTextual() && v.asText().matches("\\d{1,19}")) {
-      try {
-        return Long.parseLong(v.asText());
-      } catch (NumberFormatException e) {
-        throw new Bad(p, "out of range");
-      }
-    }
-    throw new Bad(p, "not a non-negative decimal string of nanoseconds");
-  }
-
-  private static int statusCode(@Nullable JsonNode code, String path) throws Bad {
-    if (code == null || code.isNull()) {
-      return 0;
-    }
-    if (code.isIntegralNumber() && code.canConvertToInt() && code.asInt() >= 0 && code.asInt() <= 2) {
-      return code.asInt();
-    }
-    if (code.isTextual()) {
-      switch (code.asText()) {
-        case "STATUS_CODE_UNSET" -> {
-          return 0;
-        }
-        case "STATUS_CODE_OK" -> {
-          return 1;
-        }
-        case "STATUS_CODE_ERROR" -> {
-          return 2;
-        }
-        default -> {
-          // reported below
-        }
-      }
-    }
-    throw new Bad(path, "not 0, 1, 2 or a STATUS_CODE_ name");
-  }
-
-  private static JsonNode object(JsonNode v, String path) throws Bad {
-    if (!v.isObject()) {
-      throw new Bad(path, "not an object");
-    }
-    return v;
-  }
-
-  /** The elements of an array field; none when it is absent or null. */
-  private static List<JsonNode> array(JsonNode owner, String field, String path) throws Bad {
-    JsonNode v = owner.get(field);
-    if (v == null || v.isNull()) {
-      return List.of();
-    }
-    if (!v.isArray()) {
-      throw new Bad(path, "not an array");
-    }
-    List<JsonNode> out = new ArrayList<>(v.size());
-    v.forEach(out::add);
-    return out;
-  }
-
-  private static String text(JsonNode v, String path) throws Bad {
-    if (!v.isTextual()) {
-      throw new Bad(path, "not a string");
-    }
-    return v.asText();
-  }
-
-  private static String optionalText(JsonNode owner, String field, String path) throws Bad {
-    JsonNode v = owner.get(field);
-    return v == null || v.isNull() ? "" : text(v, path + "." + field);
   }
 
   private void skip(String file, int line, String reason) {
@@ -890,7 +371,7 @@ public final class OtlpTraces {
       return null;
     }
     if (!r.isNumber() || !Double.isFinite(r.asDouble())) {
-      String shown = r.isNumber() ? String.valueOf(r.asDouble()) : clip(r.toString(), 40);
+      String shown = r.isNumber() ? String.valueOf(r.asDouble()) : OtlpJsonDecoder.clip(r.toString(), 40);
       throw new Reject("memloop.reward: " + shown + " is not a finite number");
     }
     return r.asDouble();
@@ -898,7 +379,7 @@ public final class OtlpTraces {
 
   private static Outcome statusOutcome(Span run) {
     JsonNode errorType = run.attrs().get("error.type");
-    return run.status() == 2 || (errorType != null && !errorType.isNull()) ? Outcome.FAILURE : Outcome.UNKNOWN;
+    return run.status() == OtlpSpan.ERROR || (errorType != null && !errorType.isNull()) ? Outcome.FAILURE : Outcome.UNKNOWN;
   }
 
   /** The outcome the evaluation labels agree on; UNKNOWN when none is usable or they conflict. */
@@ -987,7 +468,7 @@ public final class OtlpTraces {
       throw new Reject("no tool call and no answer to take the experience from");
     }
     List<String> lines = new ArrayList<>(tools);
-    String last = answer == null ? null : "answer: " + clip(answer, MAX_ANSWER);
+    String last = answer == null ? null : "answer: " + OtlpJsonDecoder.clip(answer, MAX_ANSWER);
     if (last != null) {
       lines.add(last);
     }
@@ -1006,7 +487,7 @@ public final class OtlpTraces {
     if (last != null) {
       b.append('\n').append(last);
     }
-    return clip(b.toString(), MAX_EXPERIENCE);
+    return OtlpJsonDecoder.clip(b.toString(), MAX_EXPERIENCE);
   }
 
   private static String toolLine(Span s) {
@@ -1014,7 +495,7 @@ public final class OtlpTraces {
     String tool = name != null && name.isTextual() && !name.asText().isBlank() ? name.asText() : s.name();
     String result;
     JsonNode errorType = s.attrs().get("error.type");
-    if (s.status() == 2 || (errorType != null && !errorType.isNull())) {
+    if (s.status() == OtlpSpan.ERROR || (errorType != null && !errorType.isNull())) {
       String why = errorType != null && !errorType.isNull() ? render(errorType) : s.statusMessage();
       result = why.isBlank() ? "error" : "error: " + oneLine(why, MAX_TOOL_TEXT);
     } else {
@@ -1185,18 +666,6 @@ public final class OtlpTraces {
 
   /** On one line (each line break, with the blanks around it, becomes a space), at most {@code max} characters. */
   private static String oneLine(String s, int max) {
-    return clip(LINE_BREAK.matcher(s.strip()).replaceAll(" "), max);
-  }
-
-  /** At most {@code max} characters, the last one an ellipsis when cut; never splits a surrogate pair. */
-  static String clip(String s, int max) {
-    if (s.length() <= max) {
-      return s;
-    }
-    int cut = max - 1;
-    if (cut > 0 && Character.isHighSurrogate(s.charAt(cut - 1))) {
-      cut--;
-    }
-    return s.substring(0, cut) + "…";
+    return OtlpJsonDecoder.clip(LINE_BREAK.matcher(s.strip()).replaceAll(" "), max);
   }
 }

@@ -459,4 +459,22 @@ class OtlpTracesTest {
     assertThat(skipped).containsExactly(new Skipped("big.jsonl", 1, "trace " + T1 + " span 9000000000000001: intent (the "
         + "first user message) is 1000009 characters, over the limit of 8192", Skipped.Kind.INTENT_TOO_LONG));
   }
+
+  @Test
+  void aSpanOrLogRecordWithTwoBadFieldsIsReportedAtTheFirstInReadingOrder() {
+    // issue 26: decoding (OtlpJsonDecoder) and GenAI meaning (this class) are read apart, yet a record is still
+    // reported at its first bad field: the evaluation event before the status, the missing trace before the span id
+    String span = span(T1, "a000000000000001", "", 0, "\"events\":[{\"name\":\"gen_ai.evaluation.result\","
+        + attrs(raw("gen_ai.evaluation.score.value", "{\"stringValue\":\"high\"}")) + "}]",
+        "\"status\":{\"code\":\"BROKEN\"}");
+    String log = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"eventName\":\"gen_ai.evaluation.result\","
+        + "\"spanId\":7," + attrs(dbl("gen_ai.evaluation.score.value", 1)) + "}]}]}]}";
+
+    List<Episode> episodes = read(write("two.jsonl", spans(span), log));
+
+    assertThat(episodes).isEmpty();
+    assertThat(skipped).extracting(Skipped::reason).containsExactly(
+        SPANS + ".events[0].attributes[gen_ai.evaluation.score.value]: not a finite number",
+        "resourceLogs[0].scopeLogs[0].logRecords[0].traceId: missing (an evaluation result must name the trace it scores)");
+  }
 }

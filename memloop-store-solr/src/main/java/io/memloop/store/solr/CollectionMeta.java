@@ -42,7 +42,7 @@ final class CollectionMeta {
       UpdateRequest req = new UpdateRequest();
       req.add(d);
       try {
-        io.write(req);
+        createIfAbsent(io, req);
         return options.tenantBits();
       } catch (VersionConflict e) {
         meta = io.realTimeGet(META_ID, "id,dimension,tenant_bits"); // another process wrote it first
@@ -56,6 +56,24 @@ final class CollectionMeta {
           "--store: collection " + io.collection() + " records " + actual + "-d memories but its schema holds " + expected + "-d vectors");
     }
     return tenantBits;
+  }
+
+  /**
+   * Writes a document created only if absent, sent again when the connection failed (up to {@value
+   * SolrIo#WRITE_ATTEMPTS} times in all): if the first send landed, the next is a version conflict, and the caller reads
+   * the document, as it does when another process wrote it first.
+   */
+  private static void createIfAbsent(SolrIo io, UpdateRequest req) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        io.send(req, true);
+        return;
+      } catch (WriteInDoubt e) {
+        if (attempt >= SolrIo.WRITE_ATTEMPTS) {
+          throw SolrIo.unavailable("write", e.getCause());
+        }
+      }
+    }
   }
 
   Optional<EmbeddingModel> model() {
@@ -97,7 +115,7 @@ final class CollectionMeta {
     UpdateRequest req = new UpdateRequest();
     req.add(d);
     try {
-      io.write(req);
+      createIfAbsent(io, req);
     } catch (VersionConflict e) {
       return model().orElseThrow(() -> SolrIo.unavailable("model", e)); // another process recorded one first
     }

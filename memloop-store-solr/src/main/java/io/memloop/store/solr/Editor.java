@@ -35,6 +35,7 @@ final class Editor {
       return Optional.empty();
     }
     String id = routing.docId(namespace, memoryId);
+    int doubts = 0;
     for (int attempt = 0; ; attempt++) {
       SolrDocument d = io.realTimeGet(id, "id,intent_text,_version_");
       if (d == null) {
@@ -51,11 +52,15 @@ final class Editor {
       UpdateRequest req = new UpdateRequest();
       req.add(u);
       try {
-        io.write(req);
+        io.send(req, true);
         break;
       } catch (VersionConflict e) { // rewarded or deleted in between: read it again
         if (attempt >= MAX_CONFLICT_RETRIES) {
           throw SolrIo.unavailable("edit", e);
+        }
+      } catch (WriteInDoubt e) { // landed or not, writing the same values again under the version read is safe
+        if (++doubts >= SolrIo.WRITE_ATTEMPTS) {
+          throw SolrIo.unavailable("write", e.getCause());
         }
       }
     }

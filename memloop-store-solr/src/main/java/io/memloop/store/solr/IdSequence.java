@@ -24,6 +24,7 @@ final class IdSequence {
 
   synchronized long next() {
     if (sequenceNext >= sequenceEnd) {
+      int doubts = 0;
       for (int attempt = 0; ; attempt++) {
         SolrDocument d = io.realTimeGet(SEQUENCE_ID, "id,next,_version_");
         long start = d == null ? 1 : ((Number) d.getFieldValue("next")).longValue();
@@ -40,13 +41,18 @@ final class IdSequence {
         UpdateRequest req = new UpdateRequest();
         req.add(next);
         try {
-          io.write(req, false);
+          io.send(req, false);
           sequenceNext = start;
           sequenceEnd = start + SEQUENCE_BLOCK;
           break;
         } catch (VersionConflict e) {
           if (attempt >= MAX_CONFLICT_RETRIES) {
             throw SolrIo.unavailable("id sequence", e);
+          }
+        } catch (WriteInDoubt e) {
+          // landed or not, the block is not taken: the counter is read again, so a block may be skipped, never reused
+          if (++doubts >= SolrIo.WRITE_ATTEMPTS) {
+            throw SolrIo.unavailable("write", e.getCause());
           }
         }
       }

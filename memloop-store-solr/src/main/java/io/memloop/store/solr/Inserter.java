@@ -64,7 +64,7 @@ final class Inserter {
         }
         req.add(memoryDoc(ns, seq, joined, m));
         try {
-          io.write(req);
+          writeInsert(req, routing.docId(ns, memoryId));
         } catch (VersionConflict e) {
           if (attempt >= 3 || joined == null) {
             throw SolrIo.unavailable("insert", e);
@@ -167,9 +167,36 @@ final class Inserter {
         out.add(stored(ns, "m" + seq, groupOf[j], m));
         req.add(memoryDoc(ns, seq, groupOf[j], m));
       }
-      io.write(req);
+      io.writeIdempotent(req); // whole new documents (the member counts were raised before)
       created.forEach(r -> recent.remember(ns, r));
       return out;
+    }
+  }
+
+  /**
+   * Sends an insert's request (its group's creation or member count, then the memory). When the connection fails the
+   * memory's own document, written last, tells whether the request landed; if not it is sent again (up to {@value
+   * SolrIo#WRITE_ATTEMPTS} times in all). A version conflict after a failed connection may be the request's own first
+   * landing: the memory's document decides that too.
+   */
+  private void writeInsert(UpdateRequest req, String memoryDocId) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        io.send(req, true);
+        return;
+      } catch (WriteInDoubt e) {
+        if (io.realTimeGet(memoryDocId, "id") != null) {
+          return;
+        }
+        if (attempt >= SolrIo.WRITE_ATTEMPTS) {
+          throw SolrIo.unavailable("write", e.getCause());
+        }
+      } catch (VersionConflict e) {
+        if (attempt > 1 && io.realTimeGet(memoryDocId, "id") != null) {
+          return;
+        }
+        throw e;
+      }
     }
   }
 

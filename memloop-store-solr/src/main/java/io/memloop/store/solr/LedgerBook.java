@@ -34,7 +34,7 @@ final class LedgerBook {
     d.addField("payload", Payloads.settings(settings));
     UpdateRequest req = new UpdateRequest();
     req.add(d);
-    io.write(req);
+    io.writeIdempotent(req); // absolute values
   }
 
   Map<String, double[]> ledger(String namespace, Collection<String> keys) {
@@ -68,7 +68,7 @@ final class LedgerBook {
       d.addField("payload", Payloads.numbers(e.getValue()));
       req.add(d);
     }
-    io.write(req);
+    io.writeIdempotent(req); // absolute values
   }
 
   private String ledgerId(String ns, String key) {

@@ -52,7 +52,7 @@ final class RetrievalBook {
     d.addField("claim", 0L);
     UpdateRequest req = new UpdateRequest();
     req.add(d);
-    io.write(req);
+    io.writeIdempotent(req); // a new document nobody else knows yet: written twice, it is the same
     return record;
   }
 

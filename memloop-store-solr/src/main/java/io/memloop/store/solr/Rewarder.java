@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.apache.solr.client.solrj.request.UpdateRequest;
 import org.apache.solr.common.SolrDocument;
 import org.apache.solr.common.SolrInputDocument;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rewards, in two steps: the retrieval is claimed (exactly once across all processes, by its version), then its
@@ -79,31 +80,81 @@ final class Rewarder {
     claim.addField("rewarded", Map.of("set", at == 0 ? 1L : at)); // 0 means "not rewarded"
     claim.addField("claim", Map.of("set", token));
     claim.addField("_version_", Fields.version(r));
-    if (!updates.write(List.of(claim)).isEmpty()) { // another process or thread claimed it first
-      SolrDocument again = io.realTimeGet(rid, "id,rewarded");
-      long first = again == null ? 0 : ((Number) again.getFieldValue("rewarded")).longValue();
-      return first != 0 ? new RewardOutcome.AlreadyRewarded(Fields.instant(first)) : new RewardOutcome.Unknown();
+    RewardOutcome lost = claim(rid, claim, token);
+    if (lost != null) {
+      return lost;
     }
-    List<UtilityChange> applied = writeUtilities(namespace, current, after, changes, update, now);
+    long mark = ThreadLocalRandom.current().nextLong(1, 1L << 32);
+    List<UtilityChange> applied = writeUtilities(namespace, current, after, changes, update, now, mark);
     return new RewardOutcome.Applied(record, applied);
+  }
+
+  /**
+   * Claims the retrieval with {@code claim} (carrying {@code token}); null once this call holds the claim, else what
+   * the reward answers. After a failed connection the retrieval is read again: our token means the claim landed, a
+   * claim without it that another reward was first, an unclaimed retrieval that it did not land (sent again).
+   */
+  private @Nullable RewardOutcome claim(String rid, SolrInputDocument claim, long token) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (updates.write(List.of(claim)).isEmpty()) {
+          return null;
+        }
+      } catch (WriteInDoubt e) {
+        SolrDocument again = io.realTimeGet(rid, "id,rewarded,claim");
+        if (again != null && longField(again, "claim") == token) {
+          return null; // it landed
+        }
+        if (again != null && longField(again, "rewarded") == 0) {
+          if (attempt >= SolrIo.WRITE_ATTEMPTS) {
+            throw SolrIo.unavailable("write", e.getCause());
+          }
+          continue; // it did not land: the same claim, under the same version, again
+        }
+        return lost(again);
+      }
+      // another process or thread claimed it first, or this call's own claim landed before a failed connection
+      SolrDocument again = io.realTimeGet(rid, "id,rewarded,claim");
+      return again != null && longField(again, "claim") == token ? null : lost(again);
+    }
+  }
+
+  private static RewardOutcome lost(@Nullable SolrDocument again) {
+    long first = again == null ? 0 : longField(again, "rewarded");
+    return first != 0 ? new RewardOutcome.AlreadyRewarded(Fields.instant(first)) : new RewardOutcome.Unknown();
   }
 
   /**
    * Writes the new utilities in one request, each under the version it was computed from; a memory another
    * process updated in between is read again, recomputed and written again until it goes through.
+   *
+   * <p>Every write also shifts {@code mark} (this reward's, random, 32 bits) into the memory's {@code claim} field,
+   * which keeps the marks of the memory's last two utility writes. When a connection fails the write may have landed
+   * or not: the memory read again says which (its version unchanged: not landed, sent again; our mark among the last
+   * two: landed; neither: another write came first, recomputed from it). The marks are consulted only after a failed
+   * connection, so an ordinary version conflict is decided as before. The one guess left: more than one other write
+   * landing on the same memory between the failure and the read again (or a 1 in 2^31 mark clash) and the write is
+   * taken as not landed.
    */
   private List<UtilityChange> writeUtilities(String ns, Map<String, SolrDocument> read, Map<String, Utility> after,
-      List<UtilityChange> changes, UtilityUpdate update, Instant now) {
+      List<UtilityChange> changes, UtilityUpdate update, Instant now, long mark) {
     if (after.isEmpty()) {
       return changes;
     }
-    List<SolrInputDocument> docs = new ArrayList<>();
+    Map<String, SolrInputDocument> docs = new LinkedHashMap<>();
     for (var e : after.entrySet()) {
-      docs.add(utilityDoc(ns, e.getKey(), e.getValue(), now, Fields.version(read.get(e.getKey()))));
+      SolrDocument d = read.get(e.getKey());
+      docs.put(e.getKey(), utilityDoc(ns, e.getKey(), e.getValue(), now, Fields.version(d), marks(d, mark)));
     }
     Set<String> failed = new TreeSet<>();
-    for (String docId : updates.write(docs)) {
-      failed.add(Routing.shortId(docId));
+    boolean inDoubt = false;
+    try {
+      for (String docId : updates.write(List.copyOf(docs.values()))) {
+        failed.add(Routing.shortId(docId));
+      }
+    } catch (WriteInDoubt e) {
+      failed.addAll(docs.keySet());
+      inDoubt = true;
     }
     if (failed.isEmpty()) {
       return changes;
@@ -111,23 +162,44 @@ final class Rewarder {
     Map<String, UtilityChange> byId = new LinkedHashMap<>();
     changes.forEach(c -> byId.put(c.memoryId(), c));
     for (String id : failed) {
-      byId.remove(id);
+      UtilityChange sent = byId.remove(id);
+      SolrInputDocument doc = docs.get(id);
+      long sentVersion = Fields.version(read.get(id));
+      boolean doubt = inDoubt;
+      boolean everInDoubt = inDoubt;
+      int doubts = inDoubt ? 1 : 0;
       for (int attempt = 0; ; attempt++) {
-        SolrDocument d = io.realTimeGet(routing.docId(ns, id), "id,q,visits,_version_");
+        SolrDocument d = io.realTimeGet(routing.docId(ns, id), "id,q,visits,claim,_version_");
         if (d == null) {
           break; // deleted in between: nothing to update
         }
-        Utility before = Fields.utility(d);
-        Utility next = update.apply(id, before);
+        if (everInDoubt && carries(d, mark)) {
+          byId.put(id, sent); // a write that failed its connection had landed
+          break;
+        }
+        if (!doubt || Fields.version(d) != sentVersion) { // another write came first: recompute from it
+          Utility before = Fields.utility(d);
+          Utility next = update.apply(id, before);
+          sent = new UtilityChange(id, before.q(), next.q(), next.visits());
+          sentVersion = Fields.version(d);
+          doc = utilityDoc(ns, id, next, now, sentVersion, marks(d, mark));
+        } // else the failed write did not land: the same write, under the same version, again
         UpdateRequest one = new UpdateRequest();
-        one.add(utilityDoc(ns, id, next, now, Fields.version(d)));
+        one.add(doc);
         try {
-          io.write(one);
-          byId.put(id, new UtilityChange(id, before.q(), next.q(), next.visits()));
+          io.send(one, true);
+          byId.put(id, sent);
           break;
         } catch (VersionConflict e) {
+          doubt = false;
           if (attempt >= MAX_CONFLICT_RETRIES) {
             throw SolrIo.unavailable("reward", e);
+          }
+        } catch (WriteInDoubt e) {
+          doubt = true;
+          everInDoubt = true;
+          if (++doubts >= SolrIo.WRITE_ATTEMPTS) {
+            throw SolrIo.unavailable("write", e.getCause());
           }
         }
       }
@@ -142,12 +214,28 @@ final class Rewarder {
     return out;
   }
 
-  private SolrInputDocument utilityDoc(String ns, String memoryId, Utility u, Instant now, long version) {
+  /** The {@code claim} value a utility write by {@code mark} leaves: its mark, after the previous write's. */
+  static long marks(SolrDocument d, long mark) {
+    return (longField(d, "claim") << 32) | mark;
+  }
+
+  /** Whether one of the memory's last two utility writes was {@code mark}'s. */
+  static boolean carries(SolrDocument d, long mark) {
+    long marks = longField(d, "claim");
+    return (marks & 0xFFFF_FFFFL) == mark || (marks >>> 32) == mark;
+  }
+
+  private static long longField(SolrDocument d, String field) {
+    return d.getFieldValue(field) instanceof Number n ? n.longValue() : 0;
+  }
+
+  private SolrInputDocument utilityDoc(String ns, String memoryId, Utility u, Instant now, long version, long marks) {
     SolrInputDocument d = new SolrInputDocument();
     d.addField("id", routing.docId(ns, memoryId));
     d.addField("q", Map.of("set", u.q()));
     d.addField("visits", Map.of("set", u.visits()));
     d.addField("updated", Map.of("set", Fields.nanos(now)));
+    d.addField("claim", Map.of("set", marks));
     d.addField("_version_", version);
     return d;
   }
@@ -157,7 +245,7 @@ final class Rewarder {
     UpdateRequest req = new UpdateRequest();
     req.add(docs);
     req.setParam("update.chain", SolrIo.TOLERANT_CHAIN);
-    return new HashSet<>(SolrIo.tolerantErrors(io.write(req, true)));
+    return new HashSet<>(SolrIo.tolerantErrors(io.send(req, true)));
   }
 
   private Map<String, SolrDocument> memoriesById(String ns, List<String> ids) {
@@ -174,7 +262,7 @@ final class Rewarder {
     if (docIds.isEmpty()) {
       return out;
     }
-    for (SolrDocument d : io.realTimeGet(docIds, "id,q,visits,_version_", "read")) {
+    for (SolrDocument d : io.realTimeGet(docIds, "id,q,visits,claim,_version_", "read")) {
       out.put(Routing.shortId((String) d.getFieldValue("id")), d);
     }
     return out;

@@ -23,13 +23,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The Solr plumbing every part of {@link SolrStore} shares: writes (a failed {@code _version_} check becomes a
- * {@link VersionConflict}, any other failure {@link MemLoopException.Reason#STORE_UNAVAILABLE}), real-time gets and
+ * {@link VersionConflict}, a failed connection a {@link WriteInDoubt} for the callers that can tell whether their
+ * write landed, any other failure {@link MemLoopException.Reason#STORE_UNAVAILABLE}), real-time gets and
  * searches (retried when the connection failed), cursor paging, and the tolerant update chain's error list.
  *
  * <p>Thread-safe (the {@link SolrClient} is).
  */
 final class SolrIo {
   static final int READ_ATTEMPTS = 3;
+  /** Sends of one write when its connection fails, the first included. */
+  static final int WRITE_ATTEMPTS = 3;
   /** The update chain that applies what it can and names the documents it could not. */
   static final String TOLERANT_CHAIN = "memloop-tolerant";
   private static final int PAGE = 500;
@@ -57,7 +60,37 @@ final class SolrIo {
     return write(req, true);
   }
 
+  /** Sends a write once; a connection failure is {@link MemLoopException.Reason#STORE_UNAVAILABLE}. */
   NamedList<Object> write(UpdateRequest req, boolean commitIfImmediate) {
+    try {
+      return send(req, commitIfImmediate);
+    } catch (WriteInDoubt e) {
+      throw unavailable("write", e.getCause());
+    }
+  }
+
+  /**
+   * Sends a write that may be applied twice with the same effect (whole documents or absolute values, no version
+   * check), again up to {@value #WRITE_ATTEMPTS} times in all when the connection failed.
+   */
+  NamedList<Object> writeIdempotent(UpdateRequest req) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return send(req, true);
+      } catch (WriteInDoubt e) {
+        if (attempt >= WRITE_ATTEMPTS) {
+          throw unavailable("write", e.getCause());
+        }
+      }
+    }
+  }
+
+  /**
+   * Sends a write once: a failed {@code _version_} check is a {@link VersionConflict}, a failed connection a
+   * {@link WriteInDoubt} (the write may have been applied), any other failure {@link
+   * MemLoopException.Reason#STORE_UNAVAILABLE}.
+   */
+  NamedList<Object> send(UpdateRequest req, boolean commitIfImmediate) {
     if (commitIfImmediate && immediate) {
       req.setAction(AbstractUpdateRequest.ACTION.COMMIT, false, true, true);
     }
@@ -73,7 +106,7 @@ final class SolrIo {
       if (c instanceof SolrException se && se.code() == 409) {
         throw new VersionConflict(se);
       }
-      throw unavailable("write", e);
+      throw new WriteInDoubt(e);
     }
   }
 

@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.apache.solr.client.solrj.SolrClient;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,7 +46,9 @@ import org.jspecify.annotations.Nullable;
  * it to the shard's replicas. A reward is applied in two steps: the retrieval is claimed (exactly once across all
  * processes, by its version), then its memories' utilities are written in one request, each under its own version;
  * those that lost a race with another process's update are read again and retried. A process that dies between
- * the two steps leaves that one reward (which it never acknowledged) claimed with its utilities unchanged.
+ * the two steps leaves that one reward (which it never acknowledged) claimed with its utilities unchanged. A write
+ * whose connection failed (before Solr saw it, or after Solr applied it) is read back and sent again only if it did
+ * not land: the claim carries a token, a utility write a mark (see {@code Rewarder}), an insert its memory's id.
  *
  * <p>Thread-safe.
  */
@@ -97,13 +101,18 @@ public final class SolrStore implements MemoryStore {
    * without a dimension, the call fails with {@link MemLoopException.Reason#NOT_FOUND}.
    */
   public static SolrStore open(SolrStoreOptions options, OptionalInt dimensionForNew) {
+    return open(options, dimensionForNew, UnaryOperator.identity());
+  }
+
+  /** {@link #open}, with the client every read and write of the store goes through wrapped by {@code wrap} (tests). */
+  static SolrStore open(SolrStoreOptions options, OptionalInt dimensionForNew, UnaryOperator<SolrClient> wrap) {
     JdkCloudSolrClient client = SolrClusterAdmin.connect(options);
     try {
       int dimension = SolrClusterAdmin.ensureCollection(client, options, dimensionForNew);
       long softCommit = SolrClusterAdmin.softCommitMillis(client, options.collection());
       boolean listingFields = SolrClusterAdmin.hasListingFields(client, options.collection());
       boolean annotationField = SolrClusterAdmin.hasAnnotations(client, options.collection());
-      SolrIo io = new SolrIo(client, options.collection(), options.visibility());
+      SolrIo io = new SolrIo(wrap.apply(client), options.collection(), options.visibility());
       int tenantBits = CollectionMeta.check(io, options, dimension);
       return new SolrStore(io, options, dimension, softCommit, listingFields, annotationField, tenantBits);
     } catch (RuntimeException e) {

@@ -1,4 +1,4 @@
-package io.memloop.bench;
+package io.memloop.history.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,7 +41,7 @@ class DecisionReportTest {
     try (var files = Files.list(log)) {
       Files.writeString(files.findFirst().orElseThrow(), "<script>alert(1)</script>\n", StandardOpenOption.APPEND);
     }
-    OffPolicyEvaluation.Result r = OffPolicyEvaluation.run(log, OpeValidation.defaultCandidates(), logging);
+    OffPolicyEvaluation.Result r = OffPolicyEvaluation.run(log, DecisionReport.defaultCandidates(), logging);
     Path html = DecisionReport.write(r, log.toString(), dir.resolve("report"));
     String md = Files.readString(dir.resolve("report/report.md"));
     String page = Files.readString(html);

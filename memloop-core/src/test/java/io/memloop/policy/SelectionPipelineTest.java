@@ -1,8 +1,13 @@
-package io.memloop;
+package io.memloop.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.memloop.Candidate;
+import io.memloop.MemLoopConfig;
+import io.memloop.Memory;
+import io.memloop.Outcome;
+import io.memloop.Preset;
 import io.memloop.store.IntentMatch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,7 +20,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Property tests of Phase B against a direct transcription of the formulas. */
-class TwoPhaseSelectorTest {
+class SelectionPipelineTest {
   private static final Instant T = Instant.EPOCH;
   /** The query every test retrieves with. */
   private static final float[] QUERY = {1, 0};
@@ -33,8 +38,8 @@ class TwoPhaseSelectorTest {
     return new float[] {(float) cos, (float) Math.sqrt(Math.max(0, 1 - cos * cos))};
   }
 
-  private static TwoPhaseSelector.Selection select(List<IntentMatch> pool, MemLoopConfig c, SplittableRandom rnd) {
-    return TwoPhaseSelector.select(QUERY, pool, c, rnd);
+  private static Selection select(List<IntentMatch> pool, MemLoopConfig c, SplittableRandom rnd) {
+    return SelectionPipeline.select(QUERY, pool, c, null, rnd);
   }
 
   /** Random pool: 1..6 intents with 1..4 memories each, Q values with ties and extremes. */
@@ -115,7 +120,7 @@ class TwoPhaseSelectorTest {
     for (int trial = 0; trial < 2_000; trial++) {
       List<IntentMatch> pool = randomPool(rnd);
       MemLoopConfig c = randomConfig(rnd);
-      TwoPhaseSelector.Selection s = select(pool, c, new SplittableRandom(trial));
+      Selection s = select(pool, c, new SplittableRandom(trial));
       Map<String, Double> ref = referenceScores(pool, c);
       Map<String, Double> q = new HashMap<>();
       pool.forEach(m -> m.memories().forEach(mem -> q.put(mem.id(), mem.q())));
@@ -263,14 +268,14 @@ class TwoPhaseSelectorTest {
     Memory sibling = new Memory("m9", "ns", "j", "", intentAt(0.8), "worked", Outcome.SUCCESS, 0, 0, T, T);
     List<IntentMatch> pool = List.of(new IntentMatch("i", 1.0, own), new IntentMatch("j", 0.8, List.of(sibling)));
     MemLoopConfig c = MemLoopConfig.preset(Preset.DEFAULT);
-    TwoPhaseSelector.TaskView task = new TwoPhaseSelector.TaskView("t", 2, 0, 0.3, Map.of(), 1, 0.5);
+    TaskView task = new TaskView("t", 2, 0, 0.3, Map.of(), 1, 0.5);
     SplittableRandom rnd = new SplittableRandom(7);
     int trials = 20_000;
     Map<String, Integer> counts = new HashMap<>();
     Map<String, Double> probability = new HashMap<>();
     int explored = 0;
     for (int t = 0; t < trials; t++) {
-      var s = TwoPhaseSelector.select(QUERY, pool, c, task, rnd);
+      var s = SelectionPipeline.select(QUERY, pool, c, task, rnd);
       assertThat(s.note().explorable()).isTrue();
       if (!s.note().explored().isEmpty()) {
         explored++;

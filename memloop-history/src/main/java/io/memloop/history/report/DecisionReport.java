@@ -1,25 +1,20 @@
-package io.memloop.bench;
+package io.memloop.history.report;
 
 import io.memloop.history.OffPolicyEvaluation;
 import io.memloop.history.OffPolicyEvaluation.Estimate;
 import io.memloop.history.OffPolicyEvaluation.Report;
-import java.awt.Color;
+import io.memloop.MemLoopConfig;
+import io.memloop.Preset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
-import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.SeriesMarkers;
+import java.util.Map;
 
 /**
  * The decision report (README "Execution history"): from an event log, what the current policy achieves, what
@@ -37,14 +32,29 @@ public final class DecisionReport {
 
   private DecisionReport() {}
 
+  /**
+   * The configurations a report compares when none is named: MemRL's, similarity only, MemLoop's default, and
+   * MemRL with one knob changed ({@code k2=1}, {@code lambda=1}); keyed by the spec that names each.
+   */
+  public static Map<String, MemLoopConfig> defaultCandidates() {
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL);
+    c.put("memrl", memrl);
+    c.put("similarity", MemLoopConfig.preset(Preset.SIMILARITY));
+    c.put("default", MemLoopConfig.preset(Preset.DEFAULT));
+    c.put("memrl:k2=1", memrl.toBuilder().set("k2", "1").build());
+    c.put("memrl:lambda=1", memrl.toBuilder().set("lambda", "1").build());
+    return c;
+  }
+
   /** What every estimate is, said once in each document (BENCHMARKS.md "Off-policy evaluation against the truth"). */
   static final String ESTIMAND = "Each estimate is this rule on our memory as it was (the logged memories and rewards), "
       + "not a deployment: what the configuration would have chosen, decision by decision, from the memories the log "
       + "shows with the utilities they had; a configuration that learns per task has its ledger replayed along the log, "
       + "fed the logged slates' rewards. Deployed, it would store and learn from its own choices, which no log shows.";
 
-  /** One configuration's line of the report. */
-  private record Line(Report report, boolean trusted, double halfWidth, String moreToHalve, String moreToTarget0,
+  /** One configuration's line of the report (and of its charts, {@link DecisionCharts}). */
+  record Line(Report report, boolean trusted, double halfWidth, String moreToHalve, String moreToTarget0,
       String moreToTarget1, String moreToEvaluable) {}
 
   /**
@@ -60,8 +70,8 @@ public final class DecisionReport {
     }
     try {
       Files.createDirectories(dir);
-      ReportWriter.saveChart(dir, "estimates", estimatesChart(r, lines));
-      ReportWriter.saveChart(dir, "precision", precisionChart(r, lines));
+      DecisionCharts.save(dir, "estimates", DecisionCharts.estimates(r, lines));
+      DecisionCharts.save(dir, "precision", DecisionCharts.precision(r, lines));
       Files.writeString(dir.resolve("report.md"), markdown(r, source, lines), StandardCharsets.UTF_8);
       Path html = dir.resolve("report.html");
       Files.writeString(html, html(r, source, lines), StandardCharsets.UTF_8);
@@ -291,77 +301,20 @@ public final class DecisionReport {
     return h.toString();
   }
 
-  private static String esc(String s) {
-    return ReportPage.esc(s);
-  }
-
-  private static CategoryChart estimatesChart(OffPolicyEvaluation.Result r, List<Line> lines) {
-    CategoryChart chart = new CategoryChartBuilder().width(ReportCharts.WIDTH).height(ReportCharts.HEIGHT)
-        .title("Estimated success rate (doubly robust, 95 % interval)").xAxisTitle("configuration").yAxisTitle("success rate")
-        .build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-    chart.getStyler().setYAxisMin(0.0);
-    chart.getStyler().setYAxisMax(1.0);
-    chart.getStyler().setErrorBarsColorSeriesColor(false);
-    chart.getStyler().setErrorBarsColor(new Color(80, 80, 80));
-    chart.getStyler().setOverlapped(true);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    List<String> names = lines.stream().map(l -> l.report().candidate()).toList();
-    List<Double> trusted = new ArrayList<>();
-    List<Double> trustedErr = new ArrayList<>();
-    List<Double> flagged = new ArrayList<>();
-    List<Double> flaggedErr = new ArrayList<>();
-    for (Line l : lines) {
-      double v = clamp(l.report().drSuccess().value());
-      double e = Double.isFinite(l.halfWidth()) ? l.halfWidth() : 0;
-      trusted.add(l.trusted() ? v : Double.NaN);
-      trustedErr.add(l.trusted() ? e : 0.0);
-      flagged.add(l.trusted() ? Double.NaN : v);
-      flaggedErr.add(l.trusted() ? 0.0 : e);
-    }
-    CategorySeries ok = chart.addSeries("evaluable", names, trusted, trustedErr);
-    ok.setFillColor(new Color(44, 160, 44));
-    CategorySeries warn = chart.addSeries("flagged (not evaluable)", names, flagged, flaggedErr);
-    warn.setFillColor(new Color(200, 200, 200));
-    List<Double> current = names.stream().map(n -> r.loggedSuccess().value()).toList();
-    CategorySeries base = chart.addSeries("current policy", names, current);
-    base.setChartCategorySeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
-    base.setLineColor(Color.BLACK);
-    base.setMarker(SeriesMarkers.NONE);
-    base.setLineStyle(new java.awt.BasicStroke(1.5f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER, 10f,
-        new float[] {6f, 4f}, 0f));
-    return chart;
-  }
-
-  private static double clamp(double v) {
-    return Double.isFinite(v) ? Math.max(0, Math.min(1, v)) : Double.NaN;
-  }
-
-  private static XYChart precisionChart(OffPolicyEvaluation.Result r, List<Line> lines) {
-    XYChart chart = new XYChartBuilder().width(ReportCharts.WIDTH).height(ReportCharts.HEIGHT)
-        .title("Interval half-width as the log grows").xAxisTitle("logged decisions").yAxisTitle("± success rate (95 %)").build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
-    chart.getStyler().setChartBackgroundColor(Color.WHITE);
-    chart.getStyler().setYAxisMin(0.0);
-    int n = r.decisions();
-    boolean any = false;
-    for (Line l : lines) {
-      if (!Double.isFinite(l.halfWidth())) {
-        continue;
+  /** Text in HTML: the five characters that could open markup or end an attribute, escaped. */
+  static String esc(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
       }
-      any = true;
-      List<Double> x = new ArrayList<>();
-      List<Double> y = new ArrayList<>();
-      for (int f = 1; f <= 16; f++) {
-        x.add((double) n * f);
-        y.add(l.halfWidth() / Math.sqrt(f));
-      }
-      XYSeries s = chart.addSeries(l.report().candidate() + (l.trusted() ? "" : " (flagged)"), x, y);
-      s.setMarker(SeriesMarkers.NONE);
     }
-    if (!any) {
-      chart.addSeries("no interval", List.of((double) n), List.of(0.0)).setMarker(SeriesMarkers.NONE);
-    }
-    return chart;
+    return out.toString();
   }
 }

@@ -1,0 +1,21 @@
+package io.memloop.policy;
+
+import io.memloop.MemLoopConfig;
+import java.util.Map;
+
+/**
+ * What per-task learning knows about the asking task ({@link MemLoopConfig.TaskLearning}), as {@link TaskOrder}
+ * and {@link NoteDepth} read it.
+ *
+ * @param context the task's key
+ * @param consecutiveFailures the task's failures since its last success
+ * @param explorations how often the task has explored
+ * @param explorationProbability the chance that a task able to explore does: ½ while the namespace is still
+ *     comparing exploring with not exploring, then high where exploring paid off and low where not
+ * @param net each memory's net centred reward when the task used it (memories it never used are absent)
+ * @param margin net reward beyond which a memory counts as proven (or, below its negative, as failed)
+ * @param fullNoteProbability the chance that a long failure note is shown whole ({@link MemLoopConfig.NoteDepth#LEARNED})
+ */
+public record TaskView(
+    String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
+    double margin, double fullNoteProbability) {}
