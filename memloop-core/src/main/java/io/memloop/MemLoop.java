@@ -2,6 +2,7 @@ package io.memloop;
 
 import io.memloop.embed.Embedder;
 import io.memloop.policy.PoolEntry;
+import io.memloop.policy.RankingSignal;
 import io.memloop.policy.Selection;
 import io.memloop.policy.SelectionPipeline;
 import io.memloop.policy.TaskNote;
@@ -17,6 +18,7 @@ import io.memloop.store.StoreCounts;
 import io.memloop.store.UtilityUpdate;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -57,6 +59,7 @@ public final class MemLoop implements AutoCloseable {
   private final InstantSource clock;
   private final SplittableRandom random;
   private final TaskLedger taskLedger;
+  private final List<RankingSignal> rankingSignals;
   private final io.memloop.events.EventSink events;
   /** Namespaces whose configuration the event sink has been told. */
   private final java.util.Set<String> configReported = ConcurrentHashMap.newKeySet();
@@ -92,6 +95,7 @@ public final class MemLoop implements AutoCloseable {
     this.clock = b.clock;
     this.random = new SplittableRandom(b.seed);
     this.taskLedger = new TaskLedger(store);
+    this.rankingSignals = List.copyOf(b.rankingSignals);
     this.events = b.events;
     if (embedder != null && embedder.dimension() != store.dimension()) {
       throw MemLoopException.invalid(
@@ -222,8 +226,10 @@ public final class MemLoop implements AutoCloseable {
         config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
     List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
     Selection selection;
+    SignalState signalState = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
     synchronized (random) {
-      selection = SelectionPipeline.select(pool, query, config, task, random);
+      selection = signalState == null ? SelectionPipeline.select(pool, query, config, task, random)
+          : SelectionPipeline.select(pool, query, config, task, random, signalState.task, rankingSignals, signalState.state);
     }
     Instant now = clock.instant();
     RetrievalRecord record =
@@ -231,6 +237,9 @@ public final class MemLoop implements AutoCloseable {
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(),
                 selection.note().into(Annotations.EMPTY)));
+    if (signalState != null) {
+      annotateAfter(namespace, pool, signalState, selection);
+    }
     Retrieval retrieval = new Retrieval(record.id(), namespace, selection.candidates(), selection.selected());
     if (config.mergeScope() == MemLoopConfig.MergeScope.RETRIEVED) {
       IntentMatch best = matches.isEmpty() ? null : matches.getFirst();
@@ -243,6 +252,51 @@ public final class MemLoop implements AutoCloseable {
     reportConfig(namespace, config, now);
     events.retrieved(namespace, now, intent, query, retrieval);
     return retrieval;
+  }
+
+  /** What the {@link RankingSignal}s know of one retrieval's pool: the task's key and each signal's annotations. */
+  private record SignalState(String task, Map<String, Annotations> stored, Annotations.@Nullable Entry[][] state) {}
+
+  private SignalState signalState(String namespace, Intent intent, float[] query, List<PoolEntry> pool) {
+    List<String> ids = new ArrayList<>(pool.size());
+    for (PoolEntry e : pool) {
+      ids.add(e.id());
+    }
+    Map<String, Annotations> stored = store.annotations(namespace, ids);
+    Annotations.@Nullable Entry[][] state = new Annotations.Entry[rankingSignals.size()][pool.size()];
+    for (int s = 0; s < rankingSignals.size(); s++) {
+      String name = rankingSignals.get(s).annotation();
+      for (int i = 0; i < pool.size(); i++) {
+        Annotations a = stored.get(pool.get(i).id());
+        state[s][i] = a == null ? null : a.get(name).orElse(null);
+      }
+    }
+    return new SignalState(TaskLedger.taskKey(intent, query), stored, state);
+  }
+
+  /** Writes back the annotations the ranking signals changed for the retrieval's pool (one store call). */
+  private void annotateAfter(String namespace, List<PoolEntry> pool, SignalState signals, Selection selection) {
+    java.util.Set<String> shown = new java.util.HashSet<>(selection.selectedIds());
+    Map<String, Annotations> changed = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < pool.size(); i++) {
+      PoolEntry e = pool.get(i);
+      Annotations current = changed.getOrDefault(e.id(), signals.stored().getOrDefault(e.id(), Annotations.EMPTY));
+      Annotations next = current;
+      for (int s = 0; s < rankingSignals.size(); s++) {
+        RankingSignal signal = rankingSignals.get(s);
+        Annotations.Entry before = signals.state()[s][i];
+        Annotations.Entry after = signal.after(signals.task(), e, before, shown.contains(e.id()));
+        if (after != null && !after.equals(before)) {
+          next = next.with(signal.annotation(), after.version(), after.data());
+        }
+      }
+      if (next != current) {
+        changed.put(e.id(), next);
+      }
+    }
+    if (!changed.isEmpty()) {
+      store.annotate(namespace, changed);
+    }
   }
 
   /**
@@ -776,6 +830,7 @@ public final class MemLoop implements AutoCloseable {
     private boolean reconfigure;
     private InstantSource clock = InstantSource.system();
     private long seed = 0x5EED_ADD5L;
+    private final List<RankingSignal> rankingSignals = new ArrayList<>();
     private io.memloop.events.EventSink events = io.memloop.events.EventSink.NONE;
 
     private Builder() {}
@@ -826,6 +881,31 @@ public final class MemLoop implements AutoCloseable {
     /** Clock for timestamps and retrieval expiry; tests inject a fixed or stepping one. */
     public Builder clock(InstantSource clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Adds a ranking signal to Phase B ({@link RankingSignal}): it reorders the eligible candidates, after the
+     * signals added before it, and keeps its state as an annotation on each memory. Without one, retrieval makes
+     * no annotation reads or writes.
+     *
+     * @throws MemLoopException INVALID_ARGUMENT naming {@code rankingSignal} for an invalid annotation name or
+     *     one another added signal owns
+     */
+    public Builder rankingSignal(RankingSignal signal) {
+      Objects.requireNonNull(signal, "rankingSignal");
+      String name = signal.annotation();
+      try {
+        Annotations.of(name, 0, new byte[0]);
+      } catch (RuntimeException e) {
+        throw MemLoopException.invalid("rankingSignal", "annotation name: " + e.getMessage());
+      }
+      for (RankingSignal other : rankingSignals) {
+        if (other.annotation().equals(name)) {
+          throw MemLoopException.invalid("rankingSignal", "annotation '" + name + "' is owned by another signal");
+        }
+      }
+      rankingSignals.add(signal);
       return this;
     }
 

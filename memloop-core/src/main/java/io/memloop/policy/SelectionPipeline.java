@@ -4,6 +4,7 @@ import io.memloop.Candidate;
 import io.memloop.MemLoopConfig;
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2) as a pipeline of named steps, each stating its
  * own order and tie rule: {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
- * → {@link QMinFilter} (the utility floor) → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
+ * → {@link QMinFilter} (the utility floor) → any {@link RankingSignal}s a user added → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
  * {@link TaskView}) → {@link Explore} (ε-greedy and the inclusion probabilities) → {@link NoteDepth} (how much
  * of a long failure note is shown).
  *
@@ -46,6 +47,18 @@ public final class SelectionPipeline {
    */
   public static Selection select(
       List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task, RandomGenerator random) {
+    return select(pool, query, config, task, random, "", List.of(), new Annotations.Entry[0][]);
+  }
+
+  /**
+   * Phase B over {@code pool} with added {@link RankingSignal ranking signals}, which reorder the eligible
+   * candidates, in the order given, after {@link QMinFilter} and before {@link TaskOrder}.
+   *
+   * @param taskKey the asking task's key, for the signals
+   * @param state by signal, then by pool index: the memory's annotation of that signal (null if none)
+   */
+  public static Selection select(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
+      RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
     int n = pool.size();
     if (n == 0) {
       return Selection.EMPTY;
@@ -60,6 +73,9 @@ public final class SelectionPipeline {
     double[] score = Score.of(sim, q, config);
     int[] order = TieBreak.order(score, sim, pool, config.tieBreak());
     int m = QMinFilter.apply(order, q, config.qMin()); // order[0..m) eligible, order[m..n) dropped
+    for (int s = 0; s < signals.size(); s++) {
+      RankingSignal.reorderChecked(signals.get(s), taskKey, pool, state[s], order, m);
+    }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
     TaskNote note = learned == null ? TaskNote.NONE : learned.note();
     int take = learned == null ? Math.min(config.k2(), m) : learned.take();

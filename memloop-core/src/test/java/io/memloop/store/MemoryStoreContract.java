@@ -1213,4 +1213,48 @@ public abstract class MemoryStoreContract {
       assertThat(store.search("ns", q).total()).as(q.toString()).isEqualTo(expected.size());
     }
   }
+
+  // ---------------------------------------------------------------- a learning idea added in core only (issue 26)
+
+  /**
+   * A new ranking signal ("prefer memories not shown in the last N retrievals of this task", {@link
+   * io.memloop.policy.RecentlyShownSignal}) is a core-only change: a {@link io.memloop.policy.RankingSignal} whose
+   * state is an annotation on each memory. It works on every store through this suite, and leaves other
+   * annotations of a memory alone.
+   */
+  @Test
+  void aRankingSignalWrittenInCore_keepsItsStateAsAnnotations_andReordersRetrievals() {
+    float[] e = unit(1, 0, 0, 0, 0, 0, 0, 0);
+    Memory m1 = insert("ns", e, "first", 0);
+    Memory m2 = insert("ns", e, "second", 0);
+    Memory m3 = insert("ns", e, "third", 0);
+    store.annotate("ns", Map.of(m1.id(), Annotations.of("other", 3, new byte[] {7})));
+    io.memloop.MemLoopConfig config = io.memloop.MemLoopConfig.preset(io.memloop.Preset.DEFAULT).toBuilder()
+        .set("k2", "1").build();
+    io.memloop.MemLoop plain = io.memloop.MemLoop.builder().store(store).config(config).build();
+    io.memloop.MemLoop withSignal = io.memloop.MemLoop.builder().store(store).config(config)
+        .rankingSignal(new io.memloop.policy.RecentlyShownSignal(2)).build();
+    io.memloop.Intent taskA = io.memloop.Intent.of("task A", e);
+    io.memloop.Intent taskB = io.memloop.Intent.of("task B", e);
+
+    // without the signal the greedy choice (equal similarity and Q: the newest) is shown every time
+    assertThat(plain.retrieve("ns", taskA).selected()).extracting(Memory::id).containsExactly(m3.id());
+    assertThat(plain.retrieve("ns", taskA).selected()).extracting(Memory::id).containsExactly(m3.id());
+    // with it, what task A was shown in its last two retrievals goes behind the rest
+    List<String> shownToA = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      shownToA.add(withSignal.retrieve("ns", taskA).selected().getFirst().id());
+    }
+    assertThat(shownToA).containsExactly(m3.id(), m2.id(), m1.id(), m3.id());
+    // per task: task B has not been shown anything yet
+    assertThat(withSignal.retrieve("ns", taskB).selected()).extracting(Memory::id).containsExactly(m3.id());
+
+    Map<String, Annotations> stored = store.annotations("ns", List.of(m1.id(), m2.id(), m3.id()));
+    assertThat(io.memloop.policy.RecentlyShownSignal.decode(stored.get(m3.id()).get("recently-shown").orElseThrow()).values())
+        .as("m3: shown to A at its 4th retrieval and to B at its 1st").containsExactly(0, 0);
+    assertThat(io.memloop.policy.RecentlyShownSignal.decode(stored.get(m1.id()).get("recently-shown").orElseThrow()).values())
+        .as("m1: shown to A at its 3rd retrieval, one retrieval of A ago; never to B").containsExactly(1);
+    assertThat(stored.get(m1.id()).get("other")).as("another annotation of m1 is left as it was")
+        .contains(new Annotations.Entry(3, new byte[] {7}));
+  }
 }
