@@ -261,18 +261,6 @@ final class ReportPage {
 
   /** Escapes text for HTML element content and double- or single-quoted attribute values. */
   static String esc(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 16);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '&' -> out.append("&amp;");
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
-    }
-    return out.toString();
+    return io.memloop.history.report.ReportOutput.html(s);
   }
 }

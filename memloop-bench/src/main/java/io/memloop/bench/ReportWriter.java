@@ -1,8 +1,6 @@
 package io.memloop.bench;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +15,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.ChartEncoder;
 import org.knowm.xchart.internal.chartpart.IChart;
 
 /**
@@ -115,16 +112,7 @@ public final class ReportWriter {
 
   /** Saves {@code chart} as {@code stem.png} and {@code stem.svg} in {@code dir}. */
   static void saveChart(Path dir, String stem, IChart chart) throws IOException {
-    ensureHeadless();
-    // ChartEncoder: XChart 4's one export entry point; "svg" needs VectorGraphics2D on the class path.
-    for (String format : List.of("png", "svg")) {
-      Path file = dir.resolve(stem + "." + format);
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
-        ChartEncoder.saveChart(chart, out, format);
-      } catch (IOException e) {
-        throw new IOException("chart " + file + ": " + e.getMessage(), e);
-      }
-    }
+    io.memloop.history.report.ReportOutput.saveChart(dir, stem, chart);
   }
 
   /**

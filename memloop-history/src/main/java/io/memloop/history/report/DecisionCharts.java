@@ -2,17 +2,13 @@ package io.memloop.history.report;
 
 import io.memloop.history.OffPolicyEvaluation;
 import java.awt.Color;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
-import org.knowm.xchart.ChartEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -35,18 +31,7 @@ final class DecisionCharts {
 
   /** Saves {@code chart} as {@code stem.png} and {@code stem.svg} in {@code dir}. */
   static void save(Path dir, String stem, IChart chart) throws IOException {
-    if (System.getProperty("java.awt.headless") == null) {
-      System.setProperty("java.awt.headless", "true");
-    }
-    // ChartEncoder: XChart 4's one export entry point; "svg" needs VectorGraphics2D on the class path.
-    for (String format : List.of("png", "svg")) {
-      Path file = dir.resolve(stem + "." + format);
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file))) {
-        ChartEncoder.saveChart(chart, out, format);
-      } catch (IOException e) {
-        throw new IOException("chart " + file + ": " + e.getMessage(), e);
-      }
-    }
+    ReportOutput.saveChart(dir, stem, chart);
   }
 
   /** Each configuration's doubly robust estimate with its interval; a flagged one grey; the current policy dashed. */

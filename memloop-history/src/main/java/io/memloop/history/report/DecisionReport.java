@@ -301,20 +301,8 @@ public final class DecisionReport {
     return h.toString();
   }
 
-  /** Text in HTML: the five characters that could open markup or end an attribute, escaped. */
+  /** Text in HTML ({@link ReportOutput#html}). */
   static String esc(String s) {
-    StringBuilder out = new StringBuilder(s.length() + 16);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '&' -> out.append("&amp;");
-        case '<' -> out.append("&lt;");
-        case '>' -> out.append("&gt;");
-        case '"' -> out.append("&quot;");
-        case '\'' -> out.append("&#39;");
-        default -> out.append(c);
-      }
-    }
-    return out.toString();
+    return ReportOutput.html(s);
   }
 }
