@@ -254,6 +254,49 @@ public final class MemLoop implements AutoCloseable {
     return retrieval;
   }
 
+  /**
+   * Why {@link #retrieve} would select what it selects for {@code intent} now: the same recall and the same Phase B
+   * steps ({@link SelectionPipeline#explain}), each candidate with its numbers, and what the agent would be shown
+   * with no exploration drawn. Read-only: it saves no retrieval, records no configuration, changes no ledger,
+   * annotation or utility, reports nothing to the event sink and draws nothing from the engine's randomness, so the
+   * engine's next retrieval is the same as without it.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT as {@link #retrieve} for a bad intent; CONFLICT as
+   *     {@link #plannedConfig} when the namespace is configured otherwise
+   */
+  public Explanation explain(String namespace, Intent intent) {
+    Checks.requireNamespace(namespace);
+    Checks.requireIntentLength(intent, "intent");
+    float[] query = embeddingOf(intent);
+    MemLoopConfig config = configInEffect(namespace);
+    var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
+    TaskView task =
+        config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
+    List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
+    SignalState signalState = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
+    return signalState == null
+        ? SelectionPipeline.explain(pool, query, config, task, matches.size(), "", List.of(), new Annotations.Entry[0][])
+        : SelectionPipeline.explain(pool, query, config, task, matches.size(), signalState.task, rankingSignals, signalState.state);
+  }
+
+  /**
+   * What per-task learning has learned in {@code namespace} ({@link MemLoopConfig.TaskLearning}): how exploring
+   * episodes did against those that could have explored and did not, and how long failure notes shown whole did
+   * against shortened ones. Read-only; all zero (rates and probability absent) when per-task learning is off or
+   * nothing has been learned yet.
+   */
+  public Learned learned(String namespace) {
+    Checks.requireNamespace(namespace);
+    boolean on = configInEffect(namespace).taskLearning() == MemLoopConfig.TaskLearning.ON;
+    return on ? taskLedger.learned(namespace) : Learned.NONE;
+  }
+
+  /** The configuration {@code namespace} runs under, without recording one (for read-only calls). */
+  private MemLoopConfig configInEffect(String namespace) {
+    MemLoopConfig resolved = configs.get(namespace);
+    return resolved != null ? resolved : plannedConfig(namespace);
+  }
+
   /** What the {@link RankingSignal}s know of one retrieval's pool: the task's key and each signal's annotations. */
   private record SignalState(String task, Map<String, Annotations> stored, Annotations.@Nullable Entry[][] state) {}
 

@@ -117,6 +117,19 @@ final class TaskLedger {
     return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
   }
 
+  /** The namespace's entries {@code n} and {@code d} as {@link Learned} (read-only). */
+  Learned learned(String namespace) {
+    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d"));
+    double[] n = entries.getOrDefault("n", new double[4]);
+    double[] d = entries.getOrDefault("d", new double[4]);
+    return new Learned(true, (long) n[0], rate(n[1], n[0]), (long) n[2], rate(n[3], n[2]),
+        n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]));
+  }
+
+  private static @Nullable Double rate(double successes, double episodes) {
+    return episodes > 0 ? successes / episodes : null;
+  }
+
   private static double halfRange(MemLoopConfig config) {
     return (config.rewardMax() - config.rewardMin()) / 2;
   }

@@ -22,6 +22,19 @@ public interface EventSink extends AutoCloseable {
   /** Reports nothing. */
   EventSink NONE = new EventSink() {};
 
+  /**
+   * A sink that reports every event to each of {@code sinks}, in the order given (e.g. an event log and a server's
+   * in-memory activity). Every sink is called even when one before it fails; the first failure is then thrown,
+   * the others added to it as suppressed. Closing closes each.
+   */
+  static EventSink all(EventSink... sinks) {
+    EventSink[] all = sinks.clone();
+    for (EventSink s : all) {
+      java.util.Objects.requireNonNull(s, "sinks");
+    }
+    return all.length == 1 ? all[0] : new Tee(all);
+  }
+
   /** A namespace's configuration, before its first other event in this sink and whenever it changes. */
   default void configured(String namespace, Instant at, MemLoopConfig config) {}
 

@@ -18,8 +18,16 @@ final class Score {
 
   private Score() {}
 
+  /** Each candidate's normalised similarity and Q and its score, by pool index. */
+  record Scored(double[] normSim, double[] normQ, double[] score) {}
+
   /** The score of each candidate, by pool index; {@code sim} and {@code q} are by pool index too. */
   static double[] of(double[] sim, double[] q, MemLoopConfig config) {
+    return scored(sim, q, config).score();
+  }
+
+  /** {@link #of}, with the normalised terms the score mixes (for {@link SelectionPipeline#explain}). */
+  static Scored scored(double[] sim, double[] q, MemLoopConfig config) {
     double[] normQ = zScoreClipped(q);
     double[] normSim =
         switch (config.similarityNormalization()) {
@@ -31,7 +39,7 @@ final class Score {
     for (int i = 0; i < score.length; i++) {
       score[i] = (1 - lambda) * normSim[i] + lambda * normQ[i];
     }
-    return score;
+    return new Scored(normSim, normQ, score);
   }
 
   /**

@@ -1,13 +1,17 @@
 package io.memloop.policy;
 
 import io.memloop.Candidate;
+import io.memloop.Explanation;
 import io.memloop.MemLoopConfig;
 import io.memloop.Memory;
 import io.memloop.Outcome;
 import io.memloop.store.Annotations;
 import io.memloop.store.IntentMatch;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
@@ -59,32 +63,21 @@ public final class SelectionPipeline {
    */
   public static Selection select(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
-    int n = pool.size();
-    if (n == 0) {
+    if (pool.isEmpty()) {
       return Selection.EMPTY;
     }
-    double[] sim = new double[n];
-    double[] q = new double[n];
-    for (int i = 0; i < n; i++) {
-      PoolEntry e = pool.get(i);
-      sim[i] = e.similarity();
-      q[i] = e.q();
-    }
-    double[] score = Score.of(sim, q, config);
-    int[] order = TieBreak.order(score, sim, pool, config.tieBreak());
-    int m = QMinFilter.apply(order, q, config.qMin()); // order[0..m) eligible, order[m..n) dropped
-    for (int s = 0; s < signals.size(); s++) {
-      RankingSignal.reorderChecked(signals.get(s), taskKey, pool, state[s], order, m);
-    }
-    TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
+    Ranked ranked = rank(pool, query, config, task, random, taskKey, signals, state);
+    int n = pool.size();
+    double[] sim = ranked.sim();
+    double[] q = ranked.q();
+    double[] score = ranked.scored().score();
+    int[] order = ranked.order();
+    int m = ranked.m();
+    TaskOrder.Result learned = ranked.learned();
     TaskNote note = learned == null ? TaskNote.NONE : learned.note();
-    int take = learned == null ? Math.min(config.k2(), m) : learned.take();
-    boolean[] greedy = new boolean[n];
-    for (int r = 0; r < take; r++) {
-      greedy[order[r]] = true;
-    }
-    // the chance of being in the greedy selection, over TaskOrder's draw
-    double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
+    int take = ranked.take();
+    boolean[] greedy = ranked.greedy();
+    double[] greedyP = ranked.greedyP();
     double epsilon = Explore.epsilon(config);
     boolean[] chosen = Explore.draw(order, m, take, greedy, epsilon, random);
     if (chosen != greedy && !note.explored().isEmpty()) { // the uniform draw replaced the exploration
@@ -121,6 +114,179 @@ public final class SelectionPipeline {
     }
     return new Selection(candidates, selected, note);
   }
+
+  /**
+   * What {@link #select} and {@link #explain} share: steps 1-4 (score, greedy order, utility floor, ranking
+   * signals, per-task order) over the pool, by pool index.
+   *
+   * @param order pool indices in the order shown: {@code order[0..m)} eligible, then the dropped ones
+   * @param take how many of the eligible are selected when exploration keeps the greedy selection
+   * @param greedy by pool index: in the greedy selection ({@code order[0..take)})
+   * @param greedyP by pool index: the chance of being in the greedy selection, over {@link TaskOrder}'s draw
+   */
+  private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
+      TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP) {}
+
+  private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
+      RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
+    int n = pool.size();
+    double[] sim = new double[n];
+    double[] q = new double[n];
+    for (int i = 0; i < n; i++) {
+      PoolEntry e = pool.get(i);
+      sim[i] = e.similarity();
+      q[i] = e.q();
+    }
+    Score.Scored scored = Score.scored(sim, q, config);
+    int[] order = TieBreak.order(scored.score(), sim, pool, config.tieBreak());
+    int m = QMinFilter.apply(order, q, config.qMin()); // order[0..m) eligible, order[m..n) dropped
+    for (int s = 0; s < signals.size(); s++) {
+      RankingSignal.reorderChecked(signals.get(s), taskKey, pool, state[s], order, m);
+    }
+    TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
+    int take = learned == null ? Math.min(config.k2(), m) : learned.take();
+    boolean[] greedy = new boolean[n];
+    for (int r = 0; r < take; r++) {
+      greedy[order[r]] = true;
+    }
+    double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP);
+  }
+
+  /**
+   * Why {@link #select} would select what it selects from {@code pool}: the same steps, run with no draw (the
+   * per-task exploring arm and ε-greedy's uniform subset are not drawn, the note depth is not drawn), each
+   * candidate with its numbers and its inclusion probability over the draws a retrieval would make. Reads
+   * nothing but its arguments and draws no randomness.
+   *
+   * @param recalledIntents how many intent groups Phase A recalled for the pool
+   */
+  public static Explanation explain(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
+      int recalledIntents, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
+    int n = pool.size();
+    List<Explanation.Step> steps = new ArrayList<>();
+    if (n == 0) {
+      steps.add(new Explanation.Step("Score", "nothing was recalled (no intent with cosine ≥ "
+          + config.similarityThreshold() + " among the top " + config.k1() + "): nothing to score or show"));
+      return new Explanation(config, recalledIntents, 0, List.of(), steps, List.of());
+    }
+    Ranked ranked = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state);
+    int[] order = ranked.order();
+    int m = ranked.m();
+    double epsilon = Explore.epsilon(config);
+    double uniformShare = Explore.uniformShare(ranked.take(), m);
+    TaskOrder.Result learned = ranked.learned();
+    List<Explanation.Entry> entries = new ArrayList<>(n);
+    List<String> shown = new ArrayList<>(ranked.take());
+    List<Memory> shownMemories = new ArrayList<>(ranked.take());
+    for (int r = 0; r < n; r++) {
+      int i = order[r];
+      PoolEntry e = pool.get(i);
+      boolean eligible = r < m;
+      boolean greedy = ranked.greedy()[i];
+      String tier = learned == null || !eligible ? null
+          : learned.withheld()[i] && !greedy ? "withheld" : TIERS[learned.tier()[i]];
+      double p = eligible ? Explore.inclusion(epsilon, ranked.greedyP()[i], uniformShare) : 0;
+      entries.add(new Explanation.Entry(r + 1, e.id(), e.memory(), ranked.sim()[i], ranked.q()[i],
+          ranked.scored().normSim()[i], ranked.scored().normQ()[i], ranked.scored().score()[i], eligible,
+          eligible ? null : "below qMin", tier, greedy, p, greedy));
+      if (greedy) {
+        shown.add(e.id());
+        if (e.memory() != null) {
+          shownMemories.add(e.memory());
+        }
+      }
+    }
+    steps.add(new Explanation.Step("Score", String.format(Locale.ROOT,
+        "score = (1−λ)·norm(similarity) + λ·norm(Q) with λ = %s over %d candidates from %d intent(s); Q z-scored over the "
+            + "pool (clipped to ±3), similarity %s", num(config.lambda()), n, recalledIntents,
+        config.similarityNormalization() == MemLoopConfig.SimilarityNormalization.POOL ? "z-scored over the pool (clipped to ±3)"
+            : "as (similarity − " + num(config.simMean()) + ") / " + num(config.simStd()))));
+    steps.add(new Explanation.Step("TieBreak", "ordered by score, then similarity, highest first; equal on both: "
+        + (config.tieBreak() == MemLoopConfig.TieBreak.NEWEST_FIRST ? "the newer memory first" : "the older memory first")));
+    steps.add(new Explanation.Step("QMinFilter", (n - m) + " of " + n + " candidate(s) dropped for Q below qMin = "
+        + num(config.qMin()) + "; " + m + " eligible"));
+    for (RankingSignal signal : signals) {
+      steps.add(new Explanation.Step("RankingSignal", "signal '" + signal.annotation() + "' reordered the eligible candidates"));
+    }
+    steps.add(new Explanation.Step("TaskOrder", taskOrderDetail(learned, task, config, pool, order, m)));
+    steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0
+        ? String.format(Locale.ROOT, "ε-greedy: with probability %s the %d shown are replaced by a uniform choice among the %d "
+            + "eligible; shown here: the greedy selection", num(epsilon), ranked.take(), m)
+        : "no ε-greedy exploration (exploration " + config.exploration() + ", ε = " + num(epsilon) + "): the greedy selection is shown"));
+    steps.add(new Explanation.Step("NoteDepth", noteDepthDetail(shownMemories, config, task)));
+    return new Explanation(config, recalledIntents, n, entries, steps, shown);
+  }
+
+  /** Names of {@link TaskOrder.Result#tier}'s tiers, by tier. */
+  private static final String[] TIERS = {"proven", "unknown", "failed"};
+
+  private static String taskOrderDetail(
+      TaskOrder.@Nullable Result learned, @Nullable TaskView task, MemLoopConfig config, List<PoolEntry> pool, int[] order,
+      int m) {
+    if (learned == null || task == null) {
+      return "per-task learning is off: the greedy order stands";
+    }
+    int[] count = new int[3];
+    int withheld = 0;
+    for (int r = 0; r < m; r++) {
+      count[learned.tier()[order[r]]]++;
+      withheld += learned.withheld()[order[r]] ? 1 : 0;
+    }
+    String s = String.format(Locale.ROOT, "tiers for this task: %d proven, %d failed, the rest unknown; %d failure(s) since "
+        + "its last success", count[TaskOrder.PROVEN], count[TaskOrder.FAILED], task.consecutiveFailures());
+    if (withheld > 0) {
+      s += "; failing with nothing proven, it is shown its own record, " + withheld + " other intent memory(ies) withheld";
+    }
+    if (learned.explored() >= 0) {
+      s += String.format(Locale.ROOT, "; it may explore %s with probability %s (%d of %d explorations used), not drawn here",
+          pool.get(learned.explored()).id(), num(task.explorationProbability()), task.explorations(), config.exploreBudget());
+    }
+    return s;
+  }
+
+  private static String noteDepthDetail(List<Memory> shown, MemLoopConfig config, @Nullable TaskView task) {
+    boolean anyLong = false;
+    for (Memory mem : shown) {
+      anyLong |= mem.outcome() == Outcome.FAILURE && mem.parts().size() > config.k2();
+    }
+    if (!anyLong) {
+      return "no shown failure note lists more than k2 = " + config.k2() + " attempts: shown as stored";
+    }
+    MemLoopConfig.NoteDepth depth = task == null && config.noteDepth() == MemLoopConfig.NoteDepth.LEARNED
+        ? MemLoopConfig.NoteDepth.WHOLE : config.noteDepth();
+    return switch (depth) {
+      case WHOLE -> "long failure notes are shown whole";
+      case NEWEST -> "long failure notes are shortened to their newest k2 = " + config.k2() + " attempts";
+      case LEARNED -> "long failure notes are shown whole with probability " + num(task.fullNoteProbability())
+          + ", else their newest k2 = " + config.k2() + " attempts (not drawn here)";
+    };
+  }
+
+  private static String num(double v) {
+    return BigDecimal.valueOf(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
+  }
+
+  /**
+   * The randomness {@link #explain} runs the steps with: it draws nothing. A {@code nextDouble} is the largest
+   * double below 1, so a draw "x &lt; p" keeps the greedy choice unless it is certain (p = 1); a bounded int is 0.
+   */
+  private static final RandomGenerator NO_DRAW = new RandomGenerator() {
+    @Override
+    public long nextLong() {
+      return -1L;
+    }
+
+    @Override
+    public double nextDouble() {
+      return Math.nextDown(1.0);
+    }
+
+    @Override
+    public int nextInt(int bound) {
+      return 0;
+    }
+  };
 
   private static double[] toProbability(boolean[] greedy) {
     double[] p = new double[greedy.length];

@@ -37,8 +37,16 @@ public final class TaskOrder {
    * @param take how many of the reordered eligible candidates are selected (at most k2)
    * @param inclusion by pool index, each candidate's chance of being selected over the exploration draw; null
    *     when there was no draw (the first {@code take} are selected for certain)
+   * @param tier by pool index, for the eligible candidates: {@link #PROVEN}, {@link #UNKNOWN} or {@link #FAILED}
+   * @param withheld by pool index: another intent's memory that a failing task is not shown
+   * @param explored the pool index of the exploring arm's memory, or -1 when the task cannot explore
    */
-  record Result(TaskNote note, int take, double @Nullable [] inclusion) {}
+  record Result(TaskNote note, int take, double @Nullable [] inclusion, int[] tier, boolean[] withheld, int explored) {}
+
+  /** Tiers of {@link Result#tier}, in the order shown. */
+  static final int PROVEN = 0;
+  static final int UNKNOWN = 1;
+  static final int FAILED = 2;
 
   /**
    * Reorders the eligible pool indices {@code order[0..m)} in place.
@@ -54,8 +62,8 @@ public final class TaskOrder {
     for (int r = 0; r < m; r++) {
       int i = order[r];
       Double net = task.net().get(pool.get(i).id());
-      tier[i] = net == null ? 1 : net > task.margin() ? 0 : net < -task.margin() ? 2 : 1;
-      proven |= tier[i] == 0;
+      tier[i] = net == null ? UNKNOWN : net > task.margin() ? PROVEN : net < -task.margin() ? FAILED : UNKNOWN;
+      proven |= tier[i] == PROVEN;
     }
     int[] scratch = new int[m];
     int s = 0;
@@ -92,7 +100,7 @@ public final class TaskOrder {
     int takeStay = Math.min(k2, stayCount);
     if (!canExplore) {
       System.arraycopy(stay, 0, order, 0, m);
-      return new Result(new TaskNote(task.context(), "", false), takeStay, null);
+      return new Result(new TaskNote(task.context(), "", false), takeStay, null, tier, foreign, -1);
     }
     // the exploring arm: the same with the explored memory in second place
     int[] go = new int[m];
@@ -118,7 +126,7 @@ public final class TaskOrder {
     boolean explore = random.nextDouble() < p;
     System.arraycopy(explore ? go : stay, 0, order, 0, m);
     return new Result(new TaskNote(task.context(), explore ? pool.get(explored).id() : "", true),
-        explore ? takeGo : takeStay, inclusion);
+        explore ? takeGo : takeStay, inclusion, tier, foreign, explored);
   }
 
   /**
