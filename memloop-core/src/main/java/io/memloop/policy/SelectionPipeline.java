@@ -239,8 +239,9 @@ public final class SelectionPipeline {
       s += "; failing with nothing proven, it is shown its own record, " + withheld + " other intent memory(ies) withheld";
     }
     if (learned.explored() >= 0) {
-      s += String.format(Locale.ROOT, "; it may explore %s with probability %s (%d of %d explorations used), not drawn here",
-          pool.get(learned.explored()).id(), num(task.explorationProbability()), task.explorations(), config.exploreBudget());
+      s += String.format(Locale.ROOT, "; it may explore another intent's untried success experience with probability %s "
+          + "(%d of %d explorations used), not drawn here", num(task.explorationProbability()), task.explorations(),
+          config.exploreBudget());
     }
     return s;
   }

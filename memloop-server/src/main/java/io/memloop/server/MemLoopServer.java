@@ -169,6 +169,19 @@ public final class MemLoopServer implements AutoCloseable {
           json(ctx, 200, service.config(namespace(ctx)))));
       r.put("/v1/namespaces/{ns}/config", ctx -> route(ctx, "configure", () ->
           json(ctx, 200, service.configure(namespace(ctx), body(ctx)))));
+      // the inspector (the page at /ui and any client): read-only views
+      r.get("/v1/namespaces/{ns}/overview", ctx -> route(ctx, "overview", () ->
+          json(ctx, 200, service.inspector().overview(namespace(ctx), ctx.queryParamMap()))));
+      r.get("/v1/namespaces/{ns}/events", ctx -> route(ctx, "events", () ->
+          json(ctx, 200, service.inspector().events(namespace(ctx), ctx.queryParamMap()))));
+      r.get("/v1/namespaces/{ns}/memories/{id}/history", ctx -> route(ctx, "history", () ->
+          json(ctx, 200, service.inspector().history(namespace(ctx), ctx.pathParam("id"), ctx.queryParamMap()))));
+      r.get("/v1/namespaces/{ns}/memories/{id}/neighbours", ctx -> route(ctx, "neighbours", () ->
+          json(ctx, 200, service.inspector().neighbours(namespace(ctx), ctx.pathParam("id"), ctx.queryParamMap()))));
+      r.post("/v1/namespaces/{ns}/explain", ctx -> route(ctx, "explain", () ->
+          json(ctx, 200, service.inspector().explain(namespace(ctx), body(ctx)))));
+      r.get("/v1/namespaces/{ns}/report", ctx -> route(ctx, "report", () ->
+          json(ctx, 200, service.inspector().report(namespace(ctx), ctx.queryParamMap()))));
       // Unmatched paths and methods, and errors Javalin raises itself (413, ...): the same JSON body.
       for (int status : new int[] {404, 405, 413, 400, 500}) {
         r.error(status, ctx -> {

@@ -75,7 +75,13 @@ final class RequestGuard extends Handler.Wrapper {
         route(ns + "/memories", Map.of("GET", "list", "POST", "remember")),
         route(ns + "/memories/" + SEGMENT, Map.of("GET", "get", "PATCH", "edit", "DELETE", "forget")),
         route(ns + "/stats", Map.of("GET", "stats")),
-        route(ns + "/config", Map.of("GET", "config", "PUT", "configure"))));
+        route(ns + "/config", Map.of("GET", "config", "PUT", "configure")),
+        route(ns + "/overview", Map.of("GET", "overview")),
+        route(ns + "/events", Map.of("GET", "events")),
+        route(ns + "/memories/" + SEGMENT + "/history", Map.of("GET", "history")),
+        route(ns + "/memories/" + SEGMENT + "/neighbours", Map.of("GET", "neighbours")),
+        route(ns + "/explain", Map.of("POST", "explain")),
+        route(ns + "/report", Map.of("GET", "report"))));
     if (options.mcp()) {
       list.add(route("/mcp", Map.of("GET", "mcp", "POST", "mcp", "DELETE", "mcp")));
     }

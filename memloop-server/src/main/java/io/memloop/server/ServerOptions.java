@@ -28,6 +28,10 @@ import org.jspecify.annotations.Nullable;
  *     off by default, so tenants' names and volumes stay private
  * @param ids how ids handed to clients are made opaque; null: a random key per start (ids do not survive a
  *     restart; {@code memloop serve} passes one kept in a file)
+ * @param activity what the engine reported since the server started (the engine must report to it: {@code memloop
+ *     serve} builds it so); null: the inspector's activity, events and histories are empty (histories show the
+ *     store's current utility only), since a server cannot see the events of an engine built before it
+ * @param reports the decision reports of the server's event log ({@code GET .../report}); null: not available
  */
 public record ServerOptions(
     String host,
@@ -43,7 +47,9 @@ public record ServerOptions(
     Set<String> allowedHosts,
     Set<String> allowedOrigins,
     boolean metricsNamespaces,
-    @Nullable IdCodec ids) {
+    @Nullable IdCodec ids,
+    @Nullable ServerActivity activity,
+    @Nullable DecisionReports reports) {
 
   public static final String LOOPBACK = "127.0.0.1";
   public static final int DEFAULT_PORT = 7070;
@@ -92,51 +98,59 @@ public record ServerOptions(
    * characters), 64 KiB experiences, 8,192-d embeddings, 10 s drain, MCP on.
    */
   public static ServerOptions defaults() {
-    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, io.memloop.Checks.MAX_INTENT_CHARS, 65_536, 8_192, Duration.ofSeconds(10), true, null, null, Set.of(), Set.of(), false, null);
+    return new ServerOptions(LOOPBACK, DEFAULT_PORT, 1 << 20, io.memloop.Checks.MAX_INTENT_CHARS, 65_536, 8_192, Duration.ofSeconds(10), true, null, null, Set.of(), Set.of(), false, null, null, null);
   }
 
   public ServerOptions withHost(String v) {
-    return new ServerOptions(v, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(v, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withPort(int v) {
-    return new ServerOptions(host, v, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, v, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withMaxBodyBytes(int v) {
-    return new ServerOptions(host, port, v, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, v, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withDrainTimeout(Duration v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, v, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, v, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withMcp(boolean v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, v, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, v, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withOpenNamespace(@Nullable String v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, v, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, v, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withStoreDirectory(@Nullable Path v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, v, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, v, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withAllowedHosts(Set<String> v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, v, allowedOrigins, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, v, allowedOrigins, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withAllowedOrigins(Set<String> v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, v, metricsNamespaces, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, v, metricsNamespaces, ids, activity, reports);
   }
 
   public ServerOptions withMetricsNamespaces(boolean v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, v, ids);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, v, ids, activity, reports);
   }
 
   public ServerOptions withIds(@Nullable IdCodec v) {
-    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, v);
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, v, activity, reports);
+  }
+
+  public ServerOptions withActivity(@Nullable ServerActivity v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, v, reports);
+  }
+
+  public ServerOptions withReports(@Nullable DecisionReports v) {
+    return new ServerOptions(host, port, maxBodyBytes, maxIntentChars, maxExperienceChars, maxEmbeddingLength, drainTimeout, mcp, storeDirectory, openNamespace, allowedHosts, allowedOrigins, metricsNamespaces, ids, activity, v);
   }
 
   /** Whether {@code host} names this machine's loopback interface only. */

@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * {@link Json}. Nothing is written before the whole request has been validated.
  */
 final class Service {
-  private static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
+  static final Set<String> RETRIEVE_FIELDS = Set.of("intent", "embedding");
   private static final Set<String> REWARD_FIELDS = Set.of("retrievalId", "reward", "usedMemoryIds", "nextRetrievalId");
   private static final Set<String> REMEMBER_FIELDS = Set.of("intent", "embedding", "experience", "outcome", "retrievalId");
   private static final Set<String> CONFIG_FIELDS = Set.of("preset", "knobs");
@@ -48,6 +48,7 @@ final class Service {
   private final ServerOptions options;
   private final Metrics metrics;
   private final @Nullable IdCodec ids;
+  private final Inspector inspector;
 
   /** @param ids how ids are shown to clients; null: the store's own ids (the local, single-user stdio transport) */
   Service(MemLoop loop, ServerOptions options, Metrics metrics, @Nullable IdCodec ids) {
@@ -55,6 +56,12 @@ final class Service {
     this.options = options;
     this.metrics = metrics;
     this.ids = ids;
+    this.inspector = new Inspector(this, loop, options.activity(), new ReportCache(options.reports(), java.time.InstantSource.system()));
+  }
+
+  /** The inspector's read-only routes (overview, events, history, neighbours, explain, report). */
+  Inspector inspector() {
+    return inspector;
   }
 
   MemLoop engine() {
@@ -253,6 +260,28 @@ final class Service {
     return out;
   }
 
+  IdScope scope(String ns) {
+    return new IdScope(ns);
+  }
+
+  /** Refuses query parameters other than {@code allowed}, and any given more than once; each one's single value. */
+  static Map<String, String> parameters(Map<String, List<String>> parameters, Set<String> allowed) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (var e : parameters.entrySet()) {
+      if (!allowed.contains(e.getKey())) {
+        throw MemLoopException.invalid(Requests.abbreviate(e.getKey()), allowed.isEmpty() ? "is not a parameter of this route (it takes none)"
+            : "is not a parameter of this route (one of " + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+      }
+      if (e.getValue().size() > 1) {
+        throw MemLoopException.invalid(e.getKey(), "is given " + e.getValue().size() + " times; give it once");
+      }
+      if (!e.getValue().isEmpty()) {
+        out.put(e.getKey(), e.getValue().getFirst());
+      }
+    }
+    return out;
+  }
+
   Map<String, Object> stats(String ns) {
     return Json.stats(loop.stats(ns));
   }
@@ -318,7 +347,7 @@ final class Service {
     }
   }
 
-  private Intent intent(ObjectNode body) {
+  Intent intent(ObjectNode body) {
     String text = Requests.optionalText(body, "intent", options.maxIntentChars());
     float[] embedding = Requests.optionalVector(body, "embedding", options.maxEmbeddingLength());
     if (text == null && embedding == null) {
@@ -336,7 +365,7 @@ final class Service {
     };
   }
 
-  private static String id(String id, String field) {
+  static String id(String id, String field) {
     if (id == null || !ID.matcher(id).matches()) {
       throw MemLoopException.invalid(field, "must be 1-64 letters, digits, '_' or '-', got '" + Requests.abbreviate(String.valueOf(id)) + "'");
     }
@@ -348,7 +377,7 @@ final class Service {
    * decode (malformed, forged, another namespace's) stands for an id the store cannot hold, so the engine
    * answers exactly as for any id that does not exist; the engine's messages are shown with the client's ids.
    */
-  private final class IdScope {
+  final class IdScope {
     private final String ns;
     private final Map<String, String> shownAs = new LinkedHashMap<>();
     private long unknown = Long.MAX_VALUE;
@@ -408,7 +437,7 @@ final class Service {
     }
   }
 
-  private static MemLoopException notFound(String ns, String memoryId) {
+  static MemLoopException notFound(String ns, String memoryId) {
     return new MemLoopException(MemLoopException.Reason.NOT_FOUND, "memoryId",
         "memoryId: no memory '" + memoryId + "' in namespace '" + ns + "'");
   }
