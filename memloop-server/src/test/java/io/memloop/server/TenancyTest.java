@@ -40,7 +40,13 @@ class TenancyTest {
         new String[] {"DELETE", "/memories/" + memoryB, null},
         new String[] {"GET", "/stats", null},
         new String[] {"GET", "/config", null},
-        new String[] {"PUT", "/config", "{\"preset\":\"memrl\"}"});
+        new String[] {"PUT", "/config", "{\"preset\":\"memrl\"}"},
+        new String[] {"GET", "/overview", null},
+        new String[] {"GET", "/events", null},
+        new String[] {"GET", "/memories/" + memoryB + "/history", null},
+        new String[] {"GET", "/memories/" + memoryB + "/neighbours", null},
+        new String[] {"POST", "/explain", "{\"intent\":\"rotate keys\"}"},
+        new String[] {"GET", "/report", null});
   }
 
   @Test

@@ -37,7 +37,8 @@ final class TestServer implements AutoCloseable {
   TestServer(Path dir, ServerOptions options) {
     this.storeDir = dir.resolve("store");
     this.loop = MemLoop.builder().store(LuceneStore.open(storeDir, HashingEmbedder.DEFAULT_DIMENSION))
-        .embedder(new HashingEmbedder()).seed(7).build();
+        .embedder(new HashingEmbedder()).seed(7)
+        .events(options.activity() != null ? options.activity() : io.memloop.events.EventSink.NONE).build();
     String a = ApiKeys.newKey();
     String b = ApiKeys.newKey();
     String ops = ApiKeys.newKey();
