@@ -34,7 +34,7 @@ class OpenApiContractTest {
 
   @BeforeEach
   void start() throws Exception {
-    s = new TestServer(dir);
+    s = new TestServer(dir, ServerOptions.defaults().withPort(0).withActivity(new ServerActivity()));
     try (InputStream in = MemLoopServer.class.getResourceAsStream("openapi.json")) {
       doc = Json.MAPPER.readTree(in);
     }
@@ -80,6 +80,17 @@ class OpenApiContractTest {
     call("GET", "/v1/namespaces/{ns}/config", ns + "/config", "a", null);
     call("PUT", "/v1/namespaces/{ns}/config", ns + "/config", "a", "{\"preset\":\"default\",\"knobs\":{\"k2\":4}}");
     call("GET", "/v1/namespaces", "/v1/namespaces", "a", null);
+    // the inspector's routes
+    call("GET", "/v1/namespaces/{ns}/overview", ns + "/overview", "a", null);
+    call("GET", "/v1/namespaces/{ns}/events", ns + "/events?after=0&limit=10", "a", null);
+    call("GET", "/v1/namespaces/{ns}/events", ns + "/events?limit=0", "a", null);
+    call("GET", "/v1/namespaces/{ns}/memories/{id}/history", ns + "/memories/" + id + "/history", "a", null);
+    call("GET", "/v1/namespaces/{ns}/memories/{id}/neighbours", ns + "/memories/" + id + "/neighbours?limit=3", "a", null);
+    call("GET", "/v1/namespaces/{ns}/memories/{id}/neighbours", ns + "/memories/mZZZZ/neighbours", "a", null);
+    JsonNode x = call("POST", "/v1/namespaces/{ns}/explain", ns + "/explain", "a", "{\"intent\":\"deploy the api\"}");
+    assertThat(x.get("candidates")).isNotEmpty();
+    call("POST", "/v1/namespaces/{ns}/explain", ns + "/explain", "a", "{\"intent\":\"\"}");
+    call("GET", "/v1/namespaces/{ns}/report", ns + "/report", "a", null);
     call("DELETE", "/v1/namespaces/{ns}/memories/{id}", ns + "/memories/" + id, "a", null);
     // documented error answers
     call("GET", "/v1/namespaces/{ns}/memories/{id}", ns + "/memories/" + id, "a", null);
