@@ -46,13 +46,7 @@ final class EvaluateCommand implements Callable<Integer> {
     OffPolicyEvaluation.Result r = OffPolicyEvaluation.run(input, configs, MemLoopConfig.preset(Preset.DEFAULT));
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      Map<String, Object> o = new LinkedHashMap<>();
-      o.put("decisions", r.decisions());
-      o.put("loggedReward", r.loggedReward());
-      o.put("loggedSuccess", r.loggedSuccess());
-      o.put("candidates", r.reports());
-      o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
-      out.println(Json.write(o));
+      out.println(Json.write(json(r)));
       return 0;
     }
     out.printf(Locale.ROOT, "%d logged decisions (retrieval + reward); the logging policy got mean reward %.3f, success %.3f%n",
@@ -78,6 +72,17 @@ final class EvaluateCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "skipped %d malformed line(s); first: %s%n", r.skipped().size(), Text.printable(r.skipped().getFirst().toString()));
     }
     return 0;
+  }
+
+  /** The evaluation as JSON ({@code --json}, and the server's decision report route). */
+  static Map<String, Object> json(OffPolicyEvaluation.Result r) {
+    Map<String, Object> o = new LinkedHashMap<>();
+    o.put("decisions", r.decisions());
+    o.put("loggedReward", r.loggedReward());
+    o.put("loggedSuccess", r.loggedSuccess());
+    o.put("candidates", r.reports());
+    o.put("skipped", r.skipped().stream().map(io.memloop.history.EventLogImport.Skipped::json).toList());
+    return o;
   }
 
   private static String fmt(OffPolicyEvaluation.Estimate e) {

@@ -6,6 +6,12 @@ import io.memloop.server.ApiKeys;
 import io.memloop.server.IdCodec;
 import io.memloop.server.MemLoopServer;
 import io.memloop.server.ServerOptions;
+import io.memloop.server.DecisionReports;
+import io.memloop.server.ServerActivity;
+import io.memloop.MemLoopConfig;
+import io.memloop.Preset;
+import io.memloop.history.OffPolicyEvaluation;
+import io.memloop.history.report.DecisionReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -126,7 +132,10 @@ final class ServeCommand implements Callable<Integer> {
         .withStoreDirectory(engine.isSolrStore() ? null : Session.storeDirectory(engine)).withOpenNamespace(openNamespace)
         .withAllowedHosts(Set.copyOf(allowHosts)).withMetricsNamespaces(metricsNamespaces);
     options = options.withAllowedOrigins(origins);
-    MemLoop loop = Session.open(engine, true, null);
+    // the inspector's activity sees every event of this engine, next to the event log (if any)
+    ServerActivity activity = new ServerActivity();
+    options = options.withActivity(activity).withReports(engine.eventLog == null ? null : reports(engine.eventLog));
+    MemLoop loop = Session.open(engine, true, null, activity);
     MemLoopServer server;
     try {
       // made after the store opened: a new store's directory must be empty when it is created
@@ -155,6 +164,25 @@ final class ServeCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return 0;
+  }
+
+  /** The decision report of one namespace's events in the event log directory {@code log} (as {@code memloop evaluate --json}). */
+  static DecisionReports reports(Path log) {
+    return ns -> {
+      OffPolicyEvaluation.Result r;
+      try {
+        r = OffPolicyEvaluation.run(log, DecisionReport.defaultCandidates(), MemLoopConfig.preset(Preset.DEFAULT), ns::equals);
+      } catch (MemLoopException e) {
+        if (e.reason() != MemLoopException.Reason.INVALID_ARGUMENT) {
+          throw e;
+        }
+        return java.util.Map.of("available", false, "reason", "the event log holds no retrieval of this namespace with its reward yet");
+      }
+      java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+      out.put("available", true);
+      out.putAll(EvaluateCommand.json(r));
+      return out;
+    };
   }
 
   private static java.util.List<String> list(String v) {

@@ -33,6 +33,11 @@ final class Session {
    * before the disk is touched, so a rejected call creates nothing.
    */
   static MemLoop open(EngineOptions o, boolean create, @Nullable Intent intent) {
+    return open(o, create, intent, io.memloop.events.EventSink.NONE);
+  }
+
+  /** {@link #open(EngineOptions, boolean, Intent)}, the engine reporting to {@code also} as well as to its event log. */
+  static MemLoop open(EngineOptions o, boolean create, @Nullable Intent intent, io.memloop.events.EventSink also) {
     MemLoopConfig config = o.config();
     LuceneStoreOptions options = o.storeOptions();
     Checks.requireNamespace(o.namespace);
@@ -54,7 +59,7 @@ final class Session {
     try {
       requireDimension(o, store.dimension());
       requireFits(store.dimension(), "the store", intent, embedder);
-      events = o.eventSink();
+      events = also == io.memloop.events.EventSink.NONE ? o.eventSink() : io.memloop.events.EventSink.all(o.eventSink(), also);
     } catch (RuntimeException e) {
       store.close();
       throw e;

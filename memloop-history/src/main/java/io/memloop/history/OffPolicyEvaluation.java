@@ -100,6 +100,16 @@ public final class OffPolicyEvaluation {
    * @throws MemLoopException INVALID_ARGUMENT naming {@code --input} when it holds no rewarded retrieval
    */
   public static Result run(Path input, Map<String, MemLoopConfig> candidates, MemLoopConfig fallback) {
+    return run(input, candidates, fallback, ns -> true);
+  }
+
+  /**
+   * {@link #run(Path, Map, MemLoopConfig)} on the events of the namespaces {@code namespaceFilter} accepts only.
+   *
+   * @throws MemLoopException INVALID_ARGUMENT naming {@code --input} when they hold no rewarded retrieval
+   */
+  public static Result run(Path input, Map<String, MemLoopConfig> candidates, MemLoopConfig fallback,
+      java.util.function.Predicate<String> namespaceFilter) {
     Map<String, MemLoopConfig> configs = new HashMap<>();
     Map<String, JsonNode> retrievals = new HashMap<>(); // ns/retrievalId -> event, until rewarded
     Map<String, MemLoopConfig> retrievalConfig = new HashMap<>();
@@ -109,6 +119,9 @@ public final class OffPolicyEvaluation {
     List<EventLogImport.Skipped> skipped = new ArrayList<>();
     EventLogFiles.read(input, skipped, (file, line, e) -> {
       String ns = e.get("ns").asText();
+      if (!namespaceFilter.test(ns)) {
+        return null;
+      }
       switch (e.get("type").asText()) {
         case "config" -> {
           String problem = EventLogFiles.recordConfig(configs, ns, e);
