@@ -7,6 +7,12 @@ import {
 } from "./errors.js";
 import { IDEMPOTENT_METHODS, LIST_QUERY_PARAMETERS, OPERATIONS, type OperationId } from "./operations.js";
 import type {
+  DecisionReport,
+  Events,
+  Explanation,
+  MemoryHistory,
+  Neighbours,
+  Overview,
   Config,
   ConfigRequest,
   EpisodeEnd,
@@ -177,6 +183,40 @@ export class MemLoopClient {
   /** Records a preset and knob overrides as the namespace's configuration; returns it. */
   async configure(request: ConfigRequest, options?: CallOptions): Promise<Config> {
     return this.#json<Config>("putConfig", { ns: this.#ns(options) }, { body: request, options });
+  }
+
+  /** The inspector's overview: stats, configuration, what per-task learning learned, per-minute activity. */
+  async overview(options?: CallOptions): Promise<Overview> {
+    return this.#json<Overview>("overview", { ns: this.#ns(options) }, { options });
+  }
+
+  /** Events since the server started, oldest first: after `after` (the previous answer's `next`), at most `limit`. */
+  async events(query: { after?: number; limit?: number } = {}, options?: CallOptions): Promise<Events> {
+    const q = new URLSearchParams();
+    if (query.after !== undefined) q.set("after", String(query.after));
+    if (query.limit !== undefined) q.set("limit", String(query.limit));
+    return this.#json<Events>("events", { ns: this.#ns(options) }, { query: q, options });
+  }
+
+  /** A memory's Q over time and the retrievals that pooled it, since the server started. */
+  async history(memoryId: string, options?: CallOptions): Promise<MemoryHistory> {
+    return this.#json<MemoryHistory>("memoryHistory", { ns: this.#ns(options), id: required(memoryId, "memoryId") }, { options });
+  }
+
+  /** The memories of the intents nearest a memory's own. */
+  async neighbours(memoryId: string, limit?: number, options?: CallOptions): Promise<Neighbours> {
+    return this.#json<Neighbours>("memoryNeighbours", { ns: this.#ns(options), id: required(memoryId, "memoryId") },
+      { query: new URLSearchParams(limit === undefined ? {} : { limit: String(limit) }), options });
+  }
+
+  /** Why a retrieval for `intent` would select what it selects now; changes nothing. */
+  async explain(intent: string, options?: CallOptions): Promise<Explanation> {
+    return this.#json<Explanation>("explain", { ns: this.#ns(options) }, { body: { intent }, options });
+  }
+
+  /** The decision report of the server's event log for the namespace. */
+  async report(options?: CallOptions): Promise<DecisionReport> {
+    return this.#json<DecisionReport>("report", { ns: this.#ns(options) }, { options });
   }
 
   /** Liveness: `{status: "ok"}` while the process serves requests. */

@@ -20,6 +20,12 @@ export const OPERATIONS = {
   stats: { method: "GET", path: "/v1/namespaces/{ns}/stats", clientMethod: "stats" },
   getConfig: { method: "GET", path: "/v1/namespaces/{ns}/config", clientMethod: "config" },
   putConfig: { method: "PUT", path: "/v1/namespaces/{ns}/config", clientMethod: "configure" },
+  overview: { method: "GET", path: "/v1/namespaces/{ns}/overview", clientMethod: "overview" },
+  events: { method: "GET", path: "/v1/namespaces/{ns}/events", clientMethod: "events" },
+  memoryHistory: { method: "GET", path: "/v1/namespaces/{ns}/memories/{id}/history", clientMethod: "history" },
+  memoryNeighbours: { method: "GET", path: "/v1/namespaces/{ns}/memories/{id}/neighbours", clientMethod: "neighbours" },
+  explain: { method: "POST", path: "/v1/namespaces/{ns}/explain", clientMethod: "explain" },
+  report: { method: "GET", path: "/v1/namespaces/{ns}/report", clientMethod: "report" },
 } as const;
 
 /** An operation's `operationId`. */

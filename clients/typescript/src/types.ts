@@ -212,3 +212,57 @@ export interface ListQuery {
 export interface NamespaceList {
   namespaces: string[];
 }
+
+/** What per-task learning learned in a namespace (zero or null when it is off or has learned nothing). */
+export interface Learned {
+  taskLearning: boolean;
+  exploration: { explored: number; exploredSuccessRate: number | null; notExplored: number; notExploredSuccessRate: number | null; probability: number | null };
+  noteDepth: { whole: number; wholeSuccessRate: number | null; shortened: number; shortenedSuccessRate: number | null };
+}
+
+/** One minute's activity. */
+export interface ActivityBucket {
+  start: string; retrievals: number; rewards: number; successes: number; rewardSum: number; remembered: number; edited: number; forgotten: number;
+}
+
+/** `GET /overview`: stats, configuration, what was learned, per-minute activity since the server started. */
+export interface Overview {
+  namespace: string; stats: Stats; config: Config; learned: Learned;
+  activity: { since: string; bucketSeconds: number; buckets: ActivityBucket[] };
+}
+
+/** One event the server saw since it started. */
+export interface ActivityEvent {
+  seq: number; at: string; type: "retrieved" | "rewarded" | "remembered" | "edited" | "forgotten" | "configured";
+  retrievalId?: string; memoryIds?: string[]; reward?: number; success?: boolean; intent?: string; memoryId?: string;
+}
+
+/** `GET /events`: pass `next` as `after` to poll. */
+export interface Events { events: ActivityEvent[]; next: number }
+
+/** `GET /memories/{id}/history`. */
+export interface MemoryHistory {
+  memory: Memory;
+  q: { at: string; q: number; retrievalId: string | null; reward: number | null }[];
+  retrievals: { retrievalId: string; at: string; intent: string | null; similarity: number; score: number; selected: boolean;
+    probability: number; reward: number | null; success: boolean | null }[];
+  complete: boolean; since: string;
+}
+
+/** `GET /memories/{id}/neighbours`. */
+export interface Neighbours { neighbours: { memory: Memory; similarity: number }[] }
+
+/** `POST /explain`: why a retrieval for an intent would select what it selects (read-only). */
+export interface Explanation {
+  config: { k1: number; k2: number; similarityThreshold: number; lambda: number; qMin: number | string; exploration: string;
+    epsilon: number; tieBreak: string; taskLearning: boolean };
+  recalled: { intents: number; memories: number };
+  candidates: { rank: number; memory: Memory; similarity: number; q: number; normSimilarity: number; normQ: number; score: number;
+    eligible: boolean; dropped: "below qMin" | null; tier: "proven" | "unknown" | "failed" | "withheld" | null; greedy: boolean;
+    probability: number; shown: boolean }[];
+  steps: { step: "Score" | "TieBreak" | "QMinFilter" | "RankingSignal" | "TaskOrder" | "Explore" | "NoteDepth"; detail: string }[];
+  shown: string[];
+}
+
+/** `GET /report`: the decision report of the server's event log, or why it is not available. */
+export interface DecisionReport { available: boolean; reason?: string; [field: string]: unknown }
