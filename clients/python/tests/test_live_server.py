@@ -290,6 +290,39 @@ class LiveIssue25(Live):
         self.assertTrue(model.id)
         self.assertGreater(model.dimension, 0)
 
+    def test_inspector_explainHistoryNeighboursOverviewEventsReport(self):
+        m = self.remember()
+        other = self.remember("rotate the billing API keys", "vault write -f billing/rotate-root", "success")
+        why = self.c.explain("restart nginx on the staging box")
+        self.assertEqual([m.id], why.shown)
+        self.assertEqual(m.id, why.candidates[0].memory.id)
+        self.assertTrue(why.candidates[0].shown and why.candidates[0].eligible)
+        self.assertIn("Score", [s.step for s in why.steps])
+        self.assertEqual(0, self.c.stats().pending_retrievals, "explain saves no retrieval")
+        r = self.c.retrieve("restart nginx on the staging box")
+        self.c.reward(r.retrieval_id, 1, used_memory_ids=[m.id])
+        h = self.c.history(m.id)
+        self.assertEqual(m.id, h.memory.id)
+        self.assertEqual((r.retrieval_id, 1.0), (h.q[-1].retrieval_id, h.q[-1].reward))
+        self.assertEqual(self.c.get(m.id).q, h.q[-1].q)
+        self.assertEqual([(r.retrieval_id, True, 1.0)], [(x.retrieval_id, x.selected, x.reward) for x in h.retrievals])
+        self.assertEqual([other.id], [n.memory.id for n in self.c.neighbours(m.id, limit=5).neighbours])
+        o = self.c.overview()
+        self.assertEqual((self.ns, 2), (o.namespace, o.stats.memories))
+        self.assertEqual(1, sum(b.retrievals for b in o.activity.buckets))
+        self.assertEqual(1, sum(b.successes for b in o.activity.buckets))
+        events = self.c.events()
+        self.assertEqual(["remembered", "remembered", "retrieved", "rewarded"],
+                         [e.type for e in events.events if e.type != "configured"])
+        self.assertEqual([], self.c.events(after=events.next).events)
+        report = self.c.report()
+        self.assertIsInstance(report.available, bool)
+        if not report.available:
+            self.assertTrue(report.reason)
+        self.assertBad(memloop.BadRequest, "limit", lambda: self.c.neighbours(m.id, limit=0))
+        self.assertBad(memloop.BadRequest, "limit", lambda: self.c.events(limit=501))
+        self.assertBad(memloop.NotFound, "memoryId", lambda: self.c.history("m_doesnotexist0000000000"))
+
 
 class AgentLoopExample(unittest.TestCase):
     """examples/agent_loop.py keeps the README's promise: 0-1 of 5 in round 1, 5 of 5 by round 5 for seeds 1-3."""

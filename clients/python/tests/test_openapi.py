@@ -68,7 +68,7 @@ def sample(schema: Dict[str, Any]) -> Any:
             value["k1"] = sample(extra)
         return value
     if kind == "array":
-        return [sample(schema["items"])]
+        return [sample(schema["items"])] if "items" in schema else []
     if kind == "string":
         return "2025-01-31T12:00:00.123456789Z" if schema.get("format") == "date-time" else "text"
     if kind == "number":
@@ -127,6 +127,12 @@ CALLS: Dict[str, Callable[[MemLoopClient], Any]] = {
     "stats": lambda c: c.stats(),
     "getConfig": lambda c: c.config(),
     "putConfig": lambda c: c.configure("memrl", {"k1": 10}),
+    "overview": lambda c: c.overview(),
+    "events": lambda c: c.events(after=3, limit=50),
+    "memoryHistory": lambda c: c.history("m_1"),
+    "memoryNeighbours": lambda c: c.neighbours("m_1", limit=5),
+    "explain": lambda c: c.explain("task", embedding=[0.1, 0.2]),
+    "report": lambda c: c.report(),
 }
 
 

@@ -15,10 +15,16 @@ from . import _errors
 from ._errors import ERROR_FIELDS, MemLoopError, UnexpectedResponse, error_for
 from ._models import (
     Config,
+    DecisionReport,
     EpisodeEnd,
+    Events,
+    Explanation,
     Memory,
+    MemoryHistory,
     MemoryPage,
     NamespaceList,
+    Neighbours,
+    Overview,
     Order,
     Outcome,
     Retrieval,
@@ -67,6 +73,12 @@ OPERATIONS: Dict[str, Operation] = {o.operation_id: o for o in (
     Operation("stats", "GET", NS + "/stats", Stats),
     Operation("getConfig", "GET", NS + "/config", Config),
     Operation("putConfig", "PUT", NS + "/config", Config),
+    Operation("overview", "GET", NS + "/overview", Overview),
+    Operation("events", "GET", NS + "/events", Events),
+    Operation("memoryHistory", "GET", NS + "/memories/{id}/history", MemoryHistory),
+    Operation("memoryNeighbours", "GET", NS + "/memories/{id}/neighbours", Neighbours),
+    Operation("explain", "POST", NS + "/explain", Explanation),
+    Operation("report", "GET", NS + "/report", DecisionReport),
 )}
 
 # Methods whose repetition changes nothing more than doing them once (RFC 9110, 9.2.2): retried after a failure
@@ -242,6 +254,49 @@ class MemLoopClient:
                 raise UnexpectedResponse("the server answered the same page cursor twice: %r" % after, code="unexpected_response")
             after = page.next
 
+    # --- looking inside: what the memory learned and why it chooses (the memory inspector's routes) -------------
+
+    def explain(self, intent: Optional[str] = None, *, embedding: Optional[Sequence[float]] = None,
+                namespace: Optional[str] = None) -> Explanation:
+        """Why a retrieval for ``intent`` would show what it shows: every recalled candidate with its similarity,
+        Q, score, eligibility, tier and inclusion probability, the selection's steps and the memories shown
+        (exploration not drawn). Read-only: no retrieval is saved and nothing is learned."""
+        body: Dict[str, Any] = {}
+        _put(body, "intent", intent)
+        _put(body, "embedding", None if embedding is None else [_number(x, "embedding") for x in embedding])
+        return self._call("explain", Explanation, ns=self._ns(namespace), body=body)
+
+    def history(self, memory_id: str, *, namespace: Optional[str] = None) -> MemoryHistory:
+        """A memory's Q over time and the retrievals that had it in their pool, with their rewards, since the
+        server started (``complete`` False when the server's bounds dropped older entries)."""
+        return self._call("memoryHistory", MemoryHistory, ns=self._ns(namespace), memory_id=memory_id)
+
+    def neighbours(self, memory_id: str, *, limit: Optional[int] = None, namespace: Optional[str] = None) -> Neighbours:
+        """Memories of the intents nearest to this memory's intent (``limit`` 1-50, server default 10)."""
+        query: List[Tuple[str, str]] = []
+        if limit is not None:
+            query.append(("limit", str(_integer_arg(limit, "limit"))))
+        return self._call("memoryNeighbours", Neighbours, ns=self._ns(namespace), memory_id=memory_id, query=query)
+
+    def overview(self, *, namespace: Optional[str] = None) -> Overview:
+        """A namespace's stats, configuration, what per-task learning learned, and its activity by minute."""
+        return self._call("overview", Overview, ns=self._ns(namespace))
+
+    def events(self, *, after: Optional[int] = None, limit: Optional[int] = None, namespace: Optional[str] = None) -> Events:
+        """Recent events since the server started, oldest first; poll with ``after=`` the previous answer's ``next``.
+        ``limit``: 1-500 (server default 100)."""
+        query: List[Tuple[str, str]] = []
+        if after is not None:
+            query.append(("after", str(_integer_arg(after, "after"))))
+        if limit is not None:
+            query.append(("limit", str(_integer_arg(limit, "limit"))))
+        return self._call("events", Events, ns=self._ns(namespace), query=query)
+
+    def report(self, *, namespace: Optional[str] = None) -> DecisionReport:
+        """The decision report: off-policy evaluation of other configurations on this namespace's logged events
+        (``available`` False, with ``reason``, when the server keeps no event log)."""
+        return self._call("report", DecisionReport, ns=self._ns(namespace))
+
     # --- namespaces and configuration -------------------------------------------------------------------------
 
     def stats(self, *, namespace: Optional[str] = None) -> Stats:
@@ -415,6 +470,12 @@ def _put(body: Dict[str, Any], name: str, value: Any) -> None:
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("%s: must be a number, got %s" % (name, type(value).__name__))
+    return value
+
+
+def _integer_arg(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s: must be an integer, got %s" % (name, type(value).__name__))
     return value
 
 

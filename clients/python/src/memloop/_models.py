@@ -298,3 +298,262 @@ class NamespaceList:
     """The answer of ``GET /v1/namespaces``."""
 
     namespaces: List[str] = _wire("namespaces", _texts)
+
+
+# --- the inspector's routes (memory inspector, GET .../overview, /events, /memories/{id}/history, ...) ---
+
+def _optional_number(v: Any) -> Optional[float]:
+    return None if v is None else _number(v)
+
+
+def _optional_boolean(v: Any) -> Optional[bool]:
+    return None if v is None else _boolean(v)
+
+
+def _number_or_text(v: Any) -> Any:
+    return v if isinstance(v, str) else _number(v)
+
+
+def _object(v: Any) -> Dict[str, Any]:
+    if not isinstance(v, dict):
+        raise TypeError("expected an object, got %s" % type(v).__name__)
+    return v
+
+
+def _array(v: Any) -> List[Any]:
+    if not isinstance(v, list):
+        raise TypeError("expected an array, got %s" % type(v).__name__)
+    return v
+
+
+def _absent(obj: Mapping[str, Any]) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Exploration:
+    """Whether exploring pays in a namespace: episodes that explored against those that could have and did not.
+
+    Success rates are mean rewards scaled to [0, 1] (None before any such episode); ``probability`` is the chance
+    that a task able to explore does now (None while per-task learning has not decided).
+    """
+
+    explored: int = _wire("explored", _integer)
+    explored_success_rate: Optional[float] = _wire("exploredSuccessRate", _optional_number)
+    not_explored: int = _wire("notExplored", _integer)
+    not_explored_success_rate: Optional[float] = _wire("notExploredSuccessRate", _optional_number)
+    probability: Optional[float] = _wire("probability", _optional_number)
+
+
+@dataclass(frozen=True)
+class NoteDepth:
+    """Episodes shown long failure notes whole against shortened, and how each went."""
+
+    whole: int = _wire("whole", _integer)
+    whole_success_rate: Optional[float] = _wire("wholeSuccessRate", _optional_number)
+    shortened: int = _wire("shortened", _integer)
+    shortened_success_rate: Optional[float] = _wire("shortenedSuccessRate", _optional_number)
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing)."""
+
+    task_learning: bool = _wire("taskLearning", _boolean)
+    exploration: Exploration = _wire("exploration", _nested(Exploration), model=Exploration)
+    note_depth: NoteDepth = _wire("noteDepth", _nested(NoteDepth), model=NoteDepth)
+
+
+@dataclass(frozen=True)
+class ActivityBucket:
+    """One minute of a namespace's activity (``start`` its first instant)."""
+
+    start: datetime = _wire("start", _time)
+    retrievals: int = _wire("retrievals", _integer)
+    rewards: int = _wire("rewards", _integer)
+    successes: int = _wire("successes", _integer)
+    reward_sum: float = _wire("rewardSum", _number)
+    remembered: int = _wire("remembered", _integer)
+    edited: int = _wire("edited", _integer)
+    forgotten: int = _wire("forgotten", _integer)
+
+
+@dataclass(frozen=True)
+class Activity:
+    """The minutes with any activity in the last 24 hours, oldest first, since the server started (``since``)."""
+
+    since: datetime = _wire("since", _time)
+    bucket_seconds: int = _wire("bucketSeconds", _integer)
+    buckets: List[ActivityBucket] = _wire("buckets", _nested_list(ActivityBucket), model=ActivityBucket, many=True)
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The answer of :meth:`MemLoopClient.overview`: a namespace's counts, configuration, learning and activity."""
+
+    namespace: str = _wire("namespace", _text)
+    stats: Stats = _wire("stats", _nested(Stats), model=Stats)
+    config: Config = _wire("config", _nested(Config), model=Config)
+    learned: Learned = _wire("learned", _nested(Learned), model=Learned)
+    activity: Activity = _wire("activity", _nested(Activity), model=Activity)
+
+
+@dataclass(frozen=True)
+class ActivityEvent:
+    """One event of :meth:`MemLoopClient.events`; which optional fields it has depends on ``type``.
+
+    retrieved: ``retrieval_id``, ``memory_ids`` (selected, in the order shown), ``intent`` (first 200 characters);
+    rewarded: ``retrieval_id``, ``memory_ids`` (updated), ``reward``, ``success``; remembered: ``memory_id`` (and
+    ``retrieval_id`` when named); edited, forgotten: ``memory_id``.
+    """
+
+    seq: int = _wire("seq", _integer)
+    at: datetime = _wire("at", _time)
+    type: str = _wire("type", _text)
+    retrieval_id: Optional[str] = _wire("retrievalId", _text, absent=_absent)
+    memory_ids: Optional[List[str]] = _wire("memoryIds", _texts, absent=_absent)
+    reward: Optional[float] = _wire("reward", _number, absent=_absent)
+    success: Optional[bool] = _wire("success", _boolean, absent=_absent)
+    intent: Optional[str] = _wire("intent", _text, absent=_absent)
+    memory_id: Optional[str] = _wire("memoryId", _text, absent=_absent)
+
+
+@dataclass(frozen=True)
+class Events:
+    """Recent events, oldest first; pass ``next`` as ``after`` to poll for newer ones."""
+
+    events: List[ActivityEvent] = _wire("events", _nested_list(ActivityEvent), model=ActivityEvent, many=True)
+    next: int = _wire("next", _integer)
+
+
+@dataclass(frozen=True)
+class QPoint:
+    """A memory's utility after a reward (``retrieval_id`` and ``reward`` None for the current Q alone)."""
+
+    at: datetime = _wire("at", _time)
+    q: float = _wire("q", _number)
+    retrieval_id: Optional[str] = _wire("retrievalId", _optional_text)
+    reward: Optional[float] = _wire("reward", _optional_number)
+
+
+@dataclass(frozen=True)
+class MemoryRetrieval:
+    """A retrieval whose pool held the memory, with the reward it got (None until rewarded)."""
+
+    retrieval_id: str = _wire("retrievalId", _text)
+    at: datetime = _wire("at", _time)
+    intent: Optional[str] = _wire("intent", _optional_text)
+    similarity: float = _wire("similarity", _number)
+    score: float = _wire("score", _number)
+    selected: bool = _wire("selected", _boolean)
+    probability: float = _wire("probability", _number)
+    reward: Optional[float] = _wire("reward", _optional_number)
+    success: Optional[bool] = _wire("success", _optional_boolean)
+
+
+@dataclass(frozen=True)
+class MemoryHistory:
+    """The answer of :meth:`MemLoopClient.history`: Q over time and the retrievals that showed the memory.
+
+    ``complete`` is False when the server's bounds dropped older entries; both lists cover ``since`` onwards.
+    """
+
+    memory: Memory = _wire("memory", _nested(Memory), model=Memory)
+    q: List[QPoint] = _wire("q", _nested_list(QPoint), model=QPoint, many=True)
+    retrievals: List[MemoryRetrieval] = _wire("retrievals", _nested_list(MemoryRetrieval), model=MemoryRetrieval, many=True)
+    complete: bool = _wire("complete", _boolean)
+    since: datetime = _wire("since", _time)
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A memory of a nearby intent, with the similarity of the two intents."""
+
+    memory: Memory = _wire("memory", _nested(Memory), model=Memory)
+    similarity: float = _wire("similarity", _number)
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """The answer of :meth:`MemLoopClient.neighbours`."""
+
+    neighbours: List[Neighbour] = _wire("neighbours", _nested_list(Neighbour), model=Neighbour, many=True)
+
+
+@dataclass(frozen=True)
+class ExplainConfig:
+    """The knobs that decided a selection (``q_min`` is a number or a text such as ``-Infinity``)."""
+
+    k1: int = _wire("k1", _integer)
+    k2: int = _wire("k2", _integer)
+    similarity_threshold: float = _wire("similarityThreshold", _number)
+    lambda_: float = _wire("lambda", _number)
+    q_min: Any = _wire("qMin", _number_or_text)
+    exploration: str = _wire("exploration", _text)
+    epsilon: float = _wire("epsilon", _number)
+    tie_break: str = _wire("tieBreak", _text)
+    task_learning: bool = _wire("taskLearning", _boolean)
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """How much similarity recall (Phase A) found: intent groups and their memories."""
+
+    intents: int = _wire("intents", _integer)
+    memories: int = _wire("memories", _integer)
+
+
+@dataclass(frozen=True)
+class ExplainCandidate:
+    """One recalled memory and what each step of the selection made of it."""
+
+    rank: int = _wire("rank", _integer)
+    memory: Memory = _wire("memory", _nested(Memory), model=Memory)
+    similarity: float = _wire("similarity", _number)
+    q: float = _wire("q", _number)
+    norm_similarity: float = _wire("normSimilarity", _number)
+    norm_q: float = _wire("normQ", _number)
+    score: float = _wire("score", _number)
+    eligible: bool = _wire("eligible", _boolean)
+    dropped: Optional[str] = _wire("dropped", _optional_text)
+    tier: Optional[str] = _wire("tier", _optional_text)
+    greedy: bool = _wire("greedy", _boolean)
+    probability: float = _wire("probability", _number)
+    shown: bool = _wire("shown", _boolean)
+
+
+@dataclass(frozen=True)
+class ExplainStep:
+    """One step of the selection pipeline, and what it did for this task."""
+
+    step: str = _wire("step", _text)
+    detail: str = _wire("detail", _text)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The answer of :meth:`MemLoopClient.explain`: why a retrieval for this task would show what it shows."""
+
+    config: ExplainConfig = _wire("config", _nested(ExplainConfig), model=ExplainConfig)
+    recalled: Recalled = _wire("recalled", _nested(Recalled), model=Recalled)
+    candidates: List[ExplainCandidate] = _wire("candidates", _nested_list(ExplainCandidate), model=ExplainCandidate, many=True)
+    steps: List[ExplainStep] = _wire("steps", _nested_list(ExplainStep), model=ExplainStep, many=True)
+    shown: List[str] = _wire("shown", _texts)
+
+
+@dataclass(frozen=True)
+class DecisionReport:
+    """The answer of :meth:`MemLoopClient.report`: the off-policy evaluation of other configurations.
+
+    When ``available`` is False, ``reason`` says why (e.g. the server keeps no event log) and the rest is None;
+    otherwise the fields are ``memloop evaluate --json``'s: ``candidates`` holds each configuration's estimates
+    and warnings.
+    """
+
+    available: bool = _wire("available", _boolean)
+    reason: Optional[str] = _wire("reason", _text, absent=_absent)
+    decisions: Optional[int] = _wire("decisions", _integer, absent=_absent)
+    logged_reward: Optional[float] = _wire("loggedReward", _number, absent=_absent)
+    logged_success: Optional[Dict[str, Any]] = _wire("loggedSuccess", _object, absent=_absent)
+    candidates: Optional[List[Any]] = _wire("candidates", _array, absent=_absent)
+    skipped: Optional[List[Any]] = _wire("skipped", _array, absent=_absent)
