@@ -100,6 +100,19 @@ class ExplainTest {
   }
 
   @Test
+  void explain_withNoUtilityFloor_namesItInItsStep() {
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("qMin", "-Infinity")
+        .set("similarityThreshold", "-1").build();
+    try (MemLoop loop = engine(config, 2)) {
+      List<float[]> queries = fill(loop, 17);
+      Explanation x = loop.explain("ns", Intent.ofEmbedding(queries.getFirst()));
+      assertThat(x.candidates()).allMatch(Explanation.Entry::eligible);
+      assertThat(x.steps()).filteredOn(s -> s.step().equals("QMinFilter")).singleElement()
+          .satisfies(s -> assertThat(s.detail()).contains("qMin = −∞"));
+    }
+  }
+
+  @Test
   void explain_ofAnEmptyNamespace_recallsNothingAndRecordsNoConfiguration() {
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT), 1)) {
       Explanation x = loop.explain("empty", Intent.ofEmbedding(new float[] {1, 0, 0, 0, 0, 0, 0, 0}));

@@ -265,6 +265,9 @@ public final class SelectionPipeline {
   }
 
   private static String num(double v) {
+    if (!Double.isFinite(v)) {
+      return v > 0 ? "∞" : v < 0 ? "−∞" : "NaN"; // qMin may be -Infinity; BigDecimal takes finite values only
+    }
     return BigDecimal.valueOf(v).round(new MathContext(4)).stripTrailingZeros().toPlainString();
   }
 

@@ -36,9 +36,9 @@ public final class ServerActivity implements EventSink {
   /** Events kept per namespace. */
   public static final int EVENTS_PER_NAMESPACE = 10_000;
   /** Utility points, and retrievals, kept per memory. */
-  public static final int ENTRIES_PER_MEMORY = 200;
+  public static final int ENTRIES_PER_MEMORY = 50;
   /** Memories with a history kept per namespace. */
-  public static final int MEMORIES_PER_NAMESPACE = 100_000;
+  public static final int MEMORIES_PER_NAMESPACE = 10_000;
   /** Width of an activity bucket. */
   public static final int BUCKET_SECONDS = 60;
   /** Buckets kept: 24 hours. */
