@@ -66,7 +66,7 @@ export function Why({ ns }) {
                   <tr key={c.memory.id} class={c.shown ? "shown" : undefined}>
                     <td class="n">{c.rank}</td>
                     <td class="text"><a href={href.memory(ns, c.memory.id)}>{c.memory.intent || c.memory.id}</a>
-                      <span class="muted"> · {c.memory.outcome}</span></td>
+                      {c.memory.outcome ? <span class="muted"> · {c.memory.outcome}</span> : null}</td>
                     <td class="n">{num(c.similarity)}</td>
                     <td class="n">{num(c.q)}</td>
                     <td class="n">{num(c.score)}</td>
