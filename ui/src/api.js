@@ -28,9 +28,12 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls `/v1${path}`; resolves to the parsed JSON (null for 204), rejects with ApiError. */
-export async function api(path, { method = "GET", body, signal } = {}) {
-  const key = apiKey();
+/**
+ * Calls `/v1${path}` with the stored key (or `key`, to check one before it is stored); resolves to the parsed JSON
+ * (null for 204), rejects with ApiError.
+ */
+export async function api(path, { method = "GET", body, signal, key: given } = {}) {
+  const key = given ?? apiKey();
   if (!key) throw new ApiError(401, "unauthorized", "authorization", "no API key: sign in first");
   const headers = { Authorization: `Bearer ${key}`, Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -61,7 +64,7 @@ export async function api(path, { method = "GET", body, signal } = {}) {
     const err = json && json.error;
     const e = new ApiError(res.status, err?.code ?? "http_" + res.status, err?.field ?? "",
       err?.message ?? `HTTP ${res.status} ${res.statusText}`);
-    if (res.status === 401) setApiKey(null);
+    if (res.status === 401 && given === undefined) setApiKey(null);
     throw e;
   }
   return json;

@@ -20,14 +20,12 @@ function Login({ expired }) {
     ev.preventDefault();
     setBusy(true);
     setError(null);
-    setApiKey(key.trim());
     try {
-      await api("/namespaces"); // checks the key; a 401 forgets it again
-      setKey("");
+      await api("/namespaces", { key: key.trim() }); // checks the key before keeping it
+      setBusy(false);
+      setApiKey(key.trim()); // shows the pages: this form is gone
     } catch (e) {
-      setApiKey(null);
       setError(e);
-    } finally {
       setBusy(false);
     }
   }

@@ -121,6 +121,11 @@ test("the page, as a user walks it", async (t) => {
     await page.goto(`${URL_}/ui`);
     await page.getByLabel("API key").waitFor();
     await shot("01-login");
+    expectedHttpErrors++;
+    await page.getByLabel("API key").fill("not-a-key-of-this-server");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "not a valid API key" }).waitFor();
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0, "a refused key is not kept");
     await page.getByLabel("API key").fill(KEY_A);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Namespaces" }).waitFor();
