@@ -48,6 +48,9 @@ export function When({ at }) {
   return <time dateTime={at} title={at}>{text}</time>;
 }
 
+/** A time scale's range that stays readable around a single point (uPlot would span years): ±`pad` seconds. */
+export const timeRange = (pad) => (u, min, max) => (min === max ? [min - pad, max + pad] : [min, max]);
+
 /** A uPlot chart sized to its container; `opts` without width/height, `data` as uPlot wants it. */
 export function Chart({ opts, data, label, height = 240 }) {
   const box = useRef(null);

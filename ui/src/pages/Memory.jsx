@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from "preact/hooks";
 import { api, seg } from "../api.js";
-import { Chart, ErrorBox, Loading, When, int, num, useApi } from "../common.jsx";
+import { Chart, ErrorBox, Loading, When, int, num, timeRange, useApi } from "../common.jsx";
 import { href } from "../route.js";
 
 /** One memory: its text, Q over time, the retrievals that showed it, its neighbours; edit and forget. */
@@ -54,7 +54,8 @@ function QChart({ history }) {
   const opts = useMemo(() => ({
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true } },
+    // Q and rewards live in the reward range (default -1 … 1): show at least that, so a flat line reads as flat
+    scales: { x: { time: true, range: timeRange(1800) }, y: { range: (u, min, max) => [Math.min(min ?? -1, -1), Math.max(max ?? 1, 1)] } },
     series: [
       { label: "time (local)" },
       { label: "Q after the reward", stroke: "#1f6feb", width: 2, points: { show: true } },

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, seg } from "../api.js";
-import { Chart, ErrorBox, Loading, When, int, num, pct, useApi } from "../common.jsx";
+import { Chart, ErrorBox, Loading, When, int, num, pct, timeRange, useApi } from "../common.jsx";
 import { href } from "../route.js";
 
 const POLL_MS = 3000;
@@ -67,7 +67,7 @@ function Activity({ activity }) {
     title: "",
     legend: { show: true },
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, pct: { range: [0, 100] } },
+    scales: { x: { time: true, range: timeRange(300) }, y: { range: (u, min, max) => [0, Math.max(max ?? 1, 1)] }, pct: { range: [0, 100] } },
     series: [
       { label: "minute (local time)" },
       { label: "retrievals / min", stroke: "#1f6feb", width: 2, points: { show: true } },
