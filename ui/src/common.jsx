@@ -48,8 +48,17 @@ export function When({ at }) {
   return <time dateTime={at} title={at}>{text}</time>;
 }
 
-/** A time scale's range that stays readable around a single point (uPlot would span years): ±`pad` seconds. */
-export const timeRange = (pad) => (u, min, max) => (min === max ? [min - pad, max + pad] : [min, max]);
+/**
+ * A time scale's range from the data itself, ±`pad` seconds around a single point (uPlot widens a single time point
+ * by 86,400,000 s, years on a chart of minutes).
+ */
+export const timeRange = (pad) => (u, min, max) => {
+  const xs = u.data[0];
+  if (!xs || xs.length === 0) return [min, max];
+  const lo = xs[0];
+  const hi = xs[xs.length - 1];
+  return lo === hi ? [lo - pad, hi + pad] : [lo, hi];
+};
 
 /** A uPlot chart sized to its container; `opts` without width/height, `data` as uPlot wants it. */
 export function Chart({ opts, data, label, height = 240 }) {

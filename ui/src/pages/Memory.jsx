@@ -61,7 +61,7 @@ function QChart({ history }) {
       { label: "Q after the reward", stroke: "#1f6feb", width: 2, points: { show: true } },
       { label: "reward", stroke: "#9a6700", width: 0, points: { show: true, size: 7 } },
     ],
-    axes: [{ label: "time (local)" }, { label: "Q and reward (reward range units)", size: 60 }],
+    axes: [{ label: "time (local)" }, { label: "Q, reward", size: 60 }],
   }), []);
   return (
     <>

@@ -5,6 +5,7 @@ import { href } from "../route.js";
 
 const POLL_MS = 3000;
 const KEEP_EVENTS = 200;
+const SHOW_EVENTS = 25;
 
 /** One namespace: its numbers, what it learned, its activity over time, live events and the decision report. */
 export function Namespace({ ns }) {
@@ -124,6 +125,7 @@ function Events({ ns }) {
   const [events, setEvents] = useState([]);
   const [error, setError] = useState(null);
   const [live, setLive] = useState(true);
+  const [all, setAll] = useState(false);
   const after = useRef(null);
   useEffect(() => {
     if (!live) return undefined;
@@ -161,7 +163,7 @@ function Events({ ns }) {
           <table class="grid compact" id="events" aria-live="off">
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Detail</th></tr></thead>
             <tbody>
-              {events.map((e) => (
+              {(all ? events : events.slice(0, SHOW_EVENTS)).map((e) => (
                 <tr key={e.seq}>
                   <td><When at={e.at} /></td>
                   <td>{e.type}</td>
@@ -170,6 +172,11 @@ function Events({ ns }) {
               ))}
             </tbody>
           </table>
+          {events.length > SHOW_EVENTS ? (
+            <button type="button" onClick={() => setAll(!all)} aria-expanded={all}>
+              {all ? `Show the newest ${SHOW_EVENTS}` : `Show all ${events.length} kept`}
+            </button>
+          ) : null}
         </div>
       )}
     </>
