@@ -51,7 +51,7 @@ export function Memories({ ns, query }) {
     const t0 = performance.now();
     setState((s) => ({ ...s, loading: true, error: null }));
     api(`/namespaces/${seg(ns)}/memories?${q}`, { signal: ctl.signal }).then(
-      (data) => setState({ data, error: null, loading: false, ms: performance.now() - t0 }),
+      (data) => setState({ data, error: null, loading: false, ms: performance.now() - t0, page: cursors.length }),
       (error) => error.name !== "AbortError" && setState({ data: null, error, loading: false, ms: null }));
     return () => ctl.abort();
   }, [ns, baseKey, after]);
@@ -78,7 +78,7 @@ export function Memories({ ns, query }) {
       <div class="pager" role="group" aria-label="Pages">
         <button type="button" id="prev" disabled={page === 1 || loading} onClick={() => setCursors(cursors.slice(0, -1))}>← Previous</button>
         <span aria-live="polite" id="count">
-          {data ? `Page ${page} · ${int(data.total)} ${data.total === 1 ? "memory matches" : "memories match"}` : ""}
+          {data ? `Page ${state.page} · ${int(data.total)} ${data.total === 1 ? "memory matches" : "memories match"}` : ""}
           {state.ms != null ? ` · ${Math.round(state.ms)} ms` : ""}
         </span>
         <button type="button" id="next" disabled={!data || data.next == null || loading} onClick={() => setCursors([...cursors, data.next])}>Next →</button>
