@@ -216,7 +216,7 @@ function Report({ ns }) {
 const est = (e) => (e && typeof e === "object" ? `${num(e.value)} [${num(e.low)}, ${num(e.high)}]` : num(e));
 
 function ReportBody({ r }) {
-  const reports = Array.isArray(r.reports) ? r.reports : [];
+  const reports = Array.isArray(r.candidates) ? r.candidates : []; // memloop evaluate --json's shape
   return (
     <div id="report">
       <p>{int(r.decisions)} logged decisions{r.firstAt ? <> from <When at={r.firstAt} /> to <When at={r.lastAt} /></> : null};
