@@ -5,7 +5,7 @@
 // UPDATE_DOC_IMAGES=1, the best ones to docs/img/).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -101,9 +101,10 @@ after(async () => {
 async function shot(name, docName) {
   const file = `${SHOTS}${name}.png`;
   await page.screenshot({ path: file, fullPage: true });
-  if (docName && process.env.UPDATE_DOC_IMAGES === "1") {
+  if (docName && process.env.UPDATE_DOC_IMAGES === "1") { // the README's pictures: the top of the page
     mkdirSync(DOC_IMG, { recursive: true });
-    copyFileSync(file, `${DOC_IMG}${docName}.png`);
+    const height = Math.min(1400, await page.evaluate(() => document.documentElement.scrollHeight));
+    await page.screenshot({ path: `${DOC_IMG}${docName}.png`, fullPage: true, clip: { x: 0, y: 0, width: 1280, height } });
   }
 }
 

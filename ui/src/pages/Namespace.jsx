@@ -237,7 +237,7 @@ function ReportBody({ r }) {
                   <td class="n">{est(c.drSuccess)}</td>
                   <td class="n">{est(c.drSuccessGain)}</td>
                   <td class="n">{num(c.effectiveSampleSize, 1)}</td>
-                  <td class="text">{Array.isArray(c.warnings) && c.warnings.length ? <ul>{c.warnings.map((w) => <li>{String(w)}</li>)}</ul> : "none"}</td>
+                  <td class="text warnings">{Array.isArray(c.warnings) && c.warnings.length ? <ul>{c.warnings.map((w) => <li>{String(w)}</li>)}</ul> : "none"}</td>
                 </tr>
               ))}
             </tbody>
