@@ -178,7 +178,7 @@ test("the page, as a user walks it", async (t) => {
     await page.locator("#count", { hasText: "10 memories match" }).waitFor();
     const intents = await page.locator("#memories tbody tr td:first-child").allInnerTexts();
     assert.ok(intents.length === 10 && intents.every((s) => s.includes("nginx")), intents.join(" | "));
-    await shot("04-memories", "inspector-memories");
+    await shot("04-memories");
   });
 
   await t.test("a memory: its Q changes after a reward sent through the API", async () => {
