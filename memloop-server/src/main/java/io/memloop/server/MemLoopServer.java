@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p>Every {@code /v1/namespaces/...} route and {@code /mcp} needs an API key ({@code Authorization:
  * Bearer <key>}): none or an unknown one is 401; a namespace the key may not use is 404, exactly as a
  * namespace that does not exist, so keys cannot probe for other tenants. {@code /v1/health},
- * {@code /v1/ready}, {@code /v1/openapi.json} and {@code /metrics} (Prometheus) are open: the server binds
+ * {@code /v1/ready}, {@code /v1/openapi.json}, {@code /metrics} (Prometheus) and the memory inspector's static
+ * page at {@code /ui} ({@link UiAssets}; its data calls need a key like any client) are open: the server binds
  * to loopback unless told otherwise. Before any route, {@link RequestGuard} refuses browsers of other sites,
  * rebinding {@code Host}s, non-JSON bodies, undocumented methods and malformed paths, and counts every answer;
  * {@link McpGate} stands before the MCP SDK. Ids are shown to clients as opaque tokens ({@link IdCodec}).
@@ -59,6 +60,7 @@ public final class MemLoopServer implements AutoCloseable {
   private final ServerOptions options;
   private final @Nullable McpSyncServer mcp;
   private final byte[] openApi;
+  private final UiAssets ui;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final GracefulHandler graceful = new GracefulHandler();
 
@@ -68,6 +70,7 @@ public final class MemLoopServer implements AutoCloseable {
     this.metrics = new Metrics(loop.store(), options.storeDirectory(), options.metricsNamespaces());
     this.service = new Service(loop, options, metrics, options.ids() == null ? IdCodec.random() : options.ids());
     this.openApi = resource("openapi.json");
+    this.ui = UiAssets.load();
     HttpServletStreamableServerTransportProvider transport = null;
     if (options.mcp()) {
       transport = HttpServletStreamableServerTransportProvider.builder()
@@ -138,6 +141,25 @@ public final class MemLoopServer implements AutoCloseable {
       r.get("/metrics", ctx -> route(ctx, "metrics", () -> {
         ctx.status(200).contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.scrape());
         ctx.attribute(ANSWERED, true);
+      }));
+      // The memory inspector (UiAssets): static and open like /v1/openapi.json; its data calls go to /v1 with a key.
+      r.get("/ui", ctx -> route(ctx, "ui", () -> {
+        UiAssets.answer(ctx, ui.index(), false);
+        ctx.attribute(ANSWERED, true);
+      }));
+      r.get("/ui/", ctx -> route(ctx, "ui", () -> {
+        UiAssets.answer(ctx, ui.index(), false);
+        ctx.attribute(ANSWERED, true);
+      }));
+      r.get("/ui/assets/{name}", ctx -> route(ctx, "uiAsset", () -> {
+        var asset = ui.asset(ctx.pathParam("name"));
+        if (asset.isPresent()) {
+          UiAssets.answer(ctx, asset.get(), true);
+          ctx.attribute(ANSWERED, true);
+        } else {
+          UiAssets.securityHeaders(ctx);
+          json(ctx, 404, HttpErrors.body("not_found", "path", "no such file of the inspector: " + Requests.abbreviate(ctx.path())));
+        }
       }));
       r.get("/v1/namespaces", ctx -> route(ctx, "namespaces", () -> {
         ApiKeys.Grant g = authenticate(ctx);

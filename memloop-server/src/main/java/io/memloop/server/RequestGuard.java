@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The server's outermost handler: what a request must be before any route sees it, for every route alike
- * ({@code /v1}, {@code /mcp}, health, metrics), and the one place every answer is counted in
+ * ({@code /v1}, {@code /mcp}, health, metrics, the inspector at {@code /ui}), and the one place every answer is counted in
  * {@code memloop_requests_seconds} (refusals here, Jetty's and Javalin's own errors, 5xx included).
  *
  * <p>In this order, each refusal a JSON error: a path whose percent-escapes are malformed, decode to invalid
@@ -68,6 +68,8 @@ final class RequestGuard extends Handler.Wrapper {
         route("/v1/ready", Map.of("GET", "ready")),
         route("/v1/openapi\\.json", Map.of("GET", "openapi")),
         route("/metrics", Map.of("GET", "metrics")),
+        route("/ui", Map.of("GET", "ui")),
+        route("/ui/assets/" + SEGMENT, Map.of("GET", "uiAsset")),
         route("/v1/namespaces", Map.of("GET", "namespaces")),
         route(ns + "/retrieve", Map.of("POST", "retrieve")),
         route(ns + "/rewards", Map.of("POST", "reward")),
@@ -276,8 +278,8 @@ final class RequestGuard extends Handler.Wrapper {
 
   /**
    * Whether {@code origin} is this very server reached on loopback ({@code http://localhost:<its port>}): the
-   * server serves no pages, and no other site can have that origin, so a client that sends it (the MCP
-   * conformance suite does) is not a cross-site page.
+   * only page it serves is its own inspector ({@code /ui}), and no other site can have that origin, so a client that
+   * sends it (the inspector, or the MCP conformance suite) is not a cross-site page.
    */
   private static boolean isOwnLoopbackOrigin(String origin, int localPort) {
     try {
