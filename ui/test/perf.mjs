@@ -11,9 +11,16 @@
 import { chromium } from "playwright-core";
 
 const [mode, URL_, KEY, NS, arg4, arg5] = process.argv.slice(2);
-if (!["render", "watch"].includes(mode) || !URL_ || !KEY || !NS) {
-  console.error("usage: perf.mjs render URL KEY NAMESPACE [RUNS] [WORD] | perf.mjs watch URL KEY NAMESPACE SECONDS");
+/** What the watching user searches for: a word of every memory of a BuildStore store (and of the browser test's). */
+const WATCH_WORD = process.env.MEMLOOP_WATCH_WORD || "intent";
+
+if (!["render", "watch", "requests"].includes(mode) || !URL_ || !KEY || !NS) {
+  console.error("usage: perf.mjs render URL KEY NAMESPACE [RUNS] [WORD] | perf.mjs watch|requests URL KEY NAMESPACE SECONDS");
   process.exit(2);
+}
+if (mode === "requests") {
+  await pageRequests(Number(arg4));
+  process.exit(0);
 }
 
 const browser = await chromium.launch({
@@ -21,6 +28,39 @@ const browser = await chromium.launch({
   headless: true,
   args: ["--no-sandbox", "--disable-dev-shm-usage"],
 });
+
+/** What an open inspector asks of the server for SECONDS, from node (no browser). */
+async function pageRequests(seconds) {
+  const ns = encodeURIComponent(NS);
+  const get = async (path) => {
+    const res = await fetch(`${URL_}/v1/namespaces/${ns}${path}`, { headers: { Authorization: `Bearer ${KEY}` } });
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const end = Date.now() + seconds * 1000;
+  let after = null;
+  let polls = 0;
+  let rounds = 0;
+  let nextRound = Date.now();
+  await get("/overview");
+  await get("/report");
+  while (Date.now() < end) {
+    const r = await get(`/events?${after == null ? "limit=100" : `after=${after}&limit=200`}`); // as the page polls
+    after = after != null && r.events.length === 200 ? null : r.next;
+    polls++;
+    if (Date.now() >= nextRound) {
+      await get("/memories?sort=created&order=desc&limit=50");
+      const found = await get(`/memories?text=${encodeURIComponent(WATCH_WORD)}&sort=created&order=desc&limit=50`);
+      const id = encodeURIComponent(found.memories[0].id);
+      await Promise.all([get(`/memories/${id}/history`), get(`/memories/${id}/neighbours?limit=10`)]);
+      await get("/overview");
+      rounds++;
+      nextRound += 10_000;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
+  console.log(`requests: ${polls} event polls and ${rounds} rounds in ${seconds} s`);
+}
 
 /** A fresh tab whose session already holds the key (as after signing in). */
 async function signedInPage() {
@@ -82,7 +122,7 @@ try {
       if (Date.now() >= end) break;
       await page.goto(`${URL_}/ui#/ns/${encodeURIComponent(NS)}/memories`);
       await rowsDrawn(page);
-      await page.locator("#search").fill("deploy");
+      await page.locator("#search").fill(WATCH_WORD);
       await page.getByRole("button", { name: "Search", exact: true }).click();
       await rowsDrawn(page);
       await page.locator("#memories tbody tr td:first-child a").first().click();

@@ -134,9 +134,11 @@ function Events({ ns }) {
     const ctl = new AbortController();
     async function poll() {
       try {
-        const q = after.current == null ? "limit=100" : `after=${encodeURIComponent(after.current)}&limit=500`;
+        const q = after.current == null ? "limit=100" : `after=${encodeURIComponent(after.current)}&limit=${KEEP_EVENTS}`;
         const r = await api(`/namespaces/${seg(ns)}/events?${q}`, { signal: ctl.signal });
-        if (r.next != null) after.current = r.next;
+        // a full answer: more happened since the last poll than the page keeps (a busy namespace, ~2 events an
+        // episode): the next poll asks for the newest instead of catching up on ones that would be dropped unseen
+        if (r.next != null) after.current = after.current != null && r.events.length === KEEP_EVENTS ? null : r.next;
         if (r.events.length) setEvents((old) => [...r.events.slice().reverse(), ...old].slice(0, KEEP_EVENTS));
         setError(null);
       } catch (e) {
