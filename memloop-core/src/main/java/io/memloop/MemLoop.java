@@ -25,8 +25,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -785,29 +783,10 @@ public final class MemLoop implements AutoCloseable {
   public Stats stats(String namespace) {
     Checks.requireNamespace(namespace);
     StoreCounts counts = store.counts(namespace, clock.instant());
-    LongAdder successes = new LongAdder();
-    LongAdder failures = new LongAdder();
-    LongAdder visits = new LongAdder();
-    DoubleAdder sumQ = new DoubleAdder();
-    double[] minMax = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
-    long[] n = {0};
-    store.forEachMemory(namespace, m -> {
-      n[0]++;
-      sumQ.add(m.q());
-      minMax[0] = Math.min(minMax[0], m.q());
-      minMax[1] = Math.max(minMax[1], m.q());
-      visits.add(m.visits());
-      switch (m.outcome()) {
-        case SUCCESS -> successes.increment();
-        case FAILURE -> failures.increment();
-        case UNKNOWN -> {}
-      }
-    });
-    boolean empty = n[0] == 0;
+    io.memloop.store.MemorySummary sum = store.summary(namespace);
     return new Stats(
-        namespace, counts.memories(), counts.intents(), counts.pendingRetrievals(), successes.sum(),
-        failures.sum(), empty ? 0 : sumQ.sum() / n[0], empty ? 0 : minMax[0], empty ? 0 : minMax[1],
-        visits.sum(), store.model().orElse(null));
+        namespace, counts.memories(), counts.intents(), counts.pendingRetrievals(), sum.successes(), sum.failures(),
+        sum.meanQ(), sum.minQ(), sum.maxQ(), sum.totalVisits(), store.model().orElse(null));
   }
 
   /** Embeds many texts in one batch with the configured model (for callers that cache embeddings). */

@@ -111,6 +111,18 @@ public interface MemoryStore extends AutoCloseable {
   /** Visits every memory of the namespace (oldest first). */
   void forEachMemory(String namespace, Consumer<Memory> visitor);
 
+  /**
+   * The namespace's memories added up for {@link io.memloop.MemLoop#stats} (oldest first, as {@link #forEachMemory}
+   * visits them, so that the sum of utilities is the same in every store). By default one pass of
+   * {@link #forEachMemory}; a store that keeps outcomes, utilities and visits apart from the memories' text and
+   * vectors (the embedded store) adds them up from there without reading a memory.
+   */
+  default MemorySummary summary(String namespace) {
+    MemorySummary.Adder sum = new MemorySummary.Adder();
+    forEachMemory(namespace, sum::add);
+    return sum.result();
+  }
+
   StoreCounts counts(String namespace, Instant now);
 
   Set<String> namespaces();

@@ -319,6 +319,28 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void summary_addsUpWhatForEachMemorySees_afterRewardsAndADelete() {
+    assertThat(store.summary("ns")).isEqualTo(MemorySummary.EMPTY);
+    SplittableRandom rnd = new SplittableRandom(7);
+    List<Memory> made = new ArrayList<>();
+    Outcome[] outcomes = Outcome.values();
+    for (int i = 0; i < 12; i++) {
+      made.add(store.insert(new NewMemory("ns", "intent " + i, randomUnit(rnd), "e" + i, outcomes[i % 3],
+          rnd.nextDouble(-1, 1), T0), 0.99));
+    }
+    insert("other", unit(1, 0), "x", 5);
+    RetrievalRecord r = saveSelecting("ns", Duration.ofHours(1), made.get(1).id(), made.get(4).id());
+    store.applyReward("ns", r.id(), T0.plusSeconds(1), plus(0.5));
+    store.delete("ns", made.get(2).id());
+    MemorySummary.Adder expected = new MemorySummary.Adder();
+    store.forEachMemory("ns", expected::add);
+    MemorySummary summary = store.summary("ns");
+    assertThat(summary).isEqualTo(expected.result());
+    assertThat(summary.memories()).isEqualTo(11);
+    assertThat(summary.totalVisits()).isEqualTo(2);
+  }
+
+  @Test
   void concurrentRewards_loseNoUpdate() throws Exception {
     int memories = 8;
     int rewardsPerMemory = 200;

@@ -371,6 +371,33 @@ public final class LuceneStore implements MemoryStore {
     return Optional.of(result.memory());
   }
 
+  /** Added up from the RAM columns (outcome, Q, visits): no memory is read. */
+  @Override
+  public io.memloop.store.MemorySummary summary(String namespace) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    if (ns == null) {
+      return io.memloop.store.MemorySummary.EMPTY;
+    }
+    int[] slots;
+    ns.lock.readLock().lock();
+    try {
+      slots = ns.memories.toArray(); // ascending slots: oldest first, as forEachMemory visits them
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    MemoryTable t = state.memories;
+    io.memloop.store.MemorySummary.Adder sum = new io.memloop.store.MemorySummary.Adder();
+    try {
+      for (int slot : slots) {
+        sum.add(MemoryContent.outcome(t.outcome(slot)), t.q(slot), t.visits(slot));
+      }
+    } catch (ByteReader.Malformed e) {
+      throw new IllegalStateException("a memory of namespace " + namespace + " has an unknown outcome code", e);
+    }
+    return sum.result();
+  }
+
   /**
    * Filters and sorts on the RAM columns (Q, visits, updated-at, outcome, created-at), matches text with the
    * index's word terms and reads only the page's memories; see {@code MemorySearch}.
