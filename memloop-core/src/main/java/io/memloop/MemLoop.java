@@ -219,12 +219,12 @@ public final class MemLoop implements AutoCloseable {
     Checks.requireIntentLength(intent, "intent");
     float[] query = embeddingOf(intent);
     MemLoopConfig config = config(namespace);
-    var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
-    TaskView task =
-        config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
-    List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
+    PhaseA a = phaseA(namespace, intent, query, config);
+    List<IntentMatch> matches = a.matches();
+    TaskView task = a.task();
+    List<PoolEntry> pool = a.pool();
+    SignalState signalState = a.signals();
     Selection selection;
-    SignalState signalState = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
     synchronized (random) {
       selection = signalState == null ? SelectionPipeline.select(pool, query, config, task, random)
           : SelectionPipeline.select(pool, query, config, task, random, signalState.task, rankingSignals, signalState.state);
@@ -267,14 +267,26 @@ public final class MemLoop implements AutoCloseable {
     Checks.requireIntentLength(intent, "intent");
     float[] query = embeddingOf(intent);
     MemLoopConfig config = configInEffect(namespace);
-    var matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
+    PhaseA a = phaseA(namespace, intent, query, config);
+    SignalState signals = a.signals();
+    return signals == null
+        ? SelectionPipeline.explain(a.pool(), query, config, a.task(), a.matches().size(), "", List.of(), new Annotations.Entry[0][])
+        : SelectionPipeline.explain(a.pool(), query, config, a.task(), a.matches().size(), signals.task, rankingSignals, signals.state);
+  }
+
+  /**
+   * What {@link #retrieve} and {@link #explain} read before Phase B: the recalled intents, what per-task learning
+   * knows of the task (null when off), the candidate pool and the ranking signals' state (null without signals).
+   */
+  private record PhaseA(List<IntentMatch> matches, @Nullable TaskView task, List<PoolEntry> pool, @Nullable SignalState signals) {}
+
+  private PhaseA phaseA(String namespace, Intent intent, float[] query, MemLoopConfig config) {
+    List<IntentMatch> matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
     TaskView task =
         config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
     List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
-    SignalState signalState = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
-    return signalState == null
-        ? SelectionPipeline.explain(pool, query, config, task, matches.size(), "", List.of(), new Annotations.Entry[0][])
-        : SelectionPipeline.explain(pool, query, config, task, matches.size(), signalState.task, rankingSignals, signalState.state);
+    SignalState signals = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
+    return new PhaseA(matches, task, pool, signals);
   }
 
   /**
