@@ -107,7 +107,7 @@ public final class Bench {
   }
 
   /** The run's result; on its failure, cancels the others and rethrows the cause as it was thrown. */
-  private static RunResult await(Future<RunResult> f, List<Future<RunResult>> all) {
+  static <T> T await(Future<T> f, List<? extends Future<?>> all) {
     try {
       return f.get();
     } catch (ExecutionException e) {
@@ -127,6 +127,17 @@ public final class Bench {
   }
 
   static Strategy strategy(String name, Environment env) {
+    if (name.equals("oracle")) {
+      if (!(env instanceof GroundTruth truth)) {
+        throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
+      }
+      return Strategy.oracle(OpaqueTasks.truthFor(env, truth));
+    }
+    return withoutTruth(name);
+  }
+
+  /** A strategy that does not read ground truth (any name of {@link BenchOptions} but the oracle's), by name. */
+  static Strategy withoutTruth(String name) {
     return switch (name) {
       case "no-memory" -> Strategy.noMemory();
       case "rag" -> RagStrategy.all();
@@ -137,12 +148,7 @@ public final class Bench {
       case "memp" -> Strategy.memp();
       case "memrl" -> Strategy.preset(Preset.MEMRL);
       case "default" -> Strategy.preset(Preset.DEFAULT);
-      case "oracle" -> {
-        if (!(env instanceof GroundTruth truth)) {
-          throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
-        }
-        yield Strategy.oracle(OpaqueTasks.truthFor(env, truth));
-      }
+      case "oracle" -> throw new IllegalArgumentException("the oracle reads ground truth: build it with its truth");
       default -> {
         MemLoopConfig ablated = Ablation.NAMES.get(name);
         if (ablated == null) {

@@ -20,7 +20,7 @@ import java.util.Map;
  * {@code episodes.jsonl} and {@code episodes.csv}.
  */
 public final class BenchData {
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private BenchData() {}
 
@@ -178,7 +178,7 @@ public final class BenchData {
     }
   }
 
-  private static String csvField(String s) {
+  static String csvField(String s) {
     return s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
   }
 }

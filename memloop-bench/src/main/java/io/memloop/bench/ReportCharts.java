@@ -60,9 +60,14 @@ final class ReportCharts {
     private final Map<String, Color> colors = new LinkedHashMap<>();
 
     static Palette of(BenchReport report) {
+      return of(strategies(report));
+    }
+
+    /** The palette of a report whose strategies are {@code strategies}, in order of first appearance. */
+    static Palette of(List<String> strategies) {
       Palette p = new Palette();
       int spare = 0;
-      for (String s : strategies(report)) {
+      for (String s : strategies) {
         Color c = KNOWN.get(s);
         if (c == null) {
           c = SPARE.get(spare++ % SPARE.size());
@@ -264,7 +269,7 @@ final class ReportCharts {
     return any ? Optional.of(chart) : Optional.empty();
   }
 
-  private static void style(AxesChartStyler styler) {
+  static void style(AxesChartStyler styler) {
     styler.setChartBackgroundColor(Color.WHITE);
     styler.setPlotBackgroundColor(Color.WHITE);
     styler.setPlotBorderColor(new Color(200, 200, 200));

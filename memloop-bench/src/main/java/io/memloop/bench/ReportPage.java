@@ -20,7 +20,7 @@ final class ReportPage {
 
   private static final String TITLE = "MemLoop runtime-learning benchmark";
 
-  private static final String STYLE =
+  static final String STYLE =
       """
       body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
              margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; line-height: 1.45; }
@@ -90,7 +90,7 @@ final class ReportPage {
     h.append("<section id=\"run\">\n<h2>This run</h2>\n");
     parameters(h, report);
     h.append("</section>\n");
-    definitions(h);
+    definitions(h, BenchReport.DEFINITIONS);
 
     h.append("<section id=\"data\">\n<h2>Raw data</h2>\n<p>Written alongside this page by the benchmark:</p>\n<ul>\n");
     for (String file : DATA_FILES) {
@@ -209,7 +209,7 @@ final class ReportPage {
     return s.isEmpty() ? UNDEFINED : String.format(Locale.ROOT, "%." + decimals + "f \u00b1 %." + decimals + "f", s.mean(), s.std());
   }
 
-  private static void figure(StringBuilder h, Figure f) {
+  static void figure(StringBuilder h, Figure f) {
     String png = f.stem() + ".png";
     String svg = f.stem() + ".svg";
     h.append("<figure>\n<a href=\"").append(esc(svg)).append("\"><img src=\"").append(esc(png))
@@ -218,12 +218,12 @@ final class ReportPage {
         .append(" (<a href=\"").append(esc(svg)).append("\">SVG</a>, <a href=\"").append(esc(png)).append("\">PNG</a>)</figcaption>\n</figure>\n");
   }
 
-  /** {@link BenchReport#DEFINITIONS} as HTML: "- " lines become list items, indented lines continue them. */
-  private static void definitions(StringBuilder h) {
+  /** Definitions such as {@link BenchReport#DEFINITIONS} as HTML: "- " lines become list items, indented lines continue them. */
+  static void definitions(StringBuilder h, String text) {
     h.append("<section id=\"definitions\">\n<h2>Definitions</h2>\n");
     boolean inList = false;
     boolean inItem = false;
-    for (String line : BenchReport.DEFINITIONS.strip().split("\n")) {
+    for (String line : text.strip().split("\n")) {
       if (line.startsWith("- ")) {
         if (!inList) {
           h.append("<ul>\n");
