@@ -6,6 +6,12 @@ import io.memloop.bench.Bench;
 import io.memloop.bench.BenchData;
 import io.memloop.bench.BenchOptions;
 import io.memloop.bench.BenchReport;
+import io.memloop.bench.StreamBench;
+import io.memloop.bench.StreamData;
+import io.memloop.bench.StreamOptions;
+import io.memloop.bench.StreamReport;
+import io.memloop.bench.StreamReportWriter;
+import io.memloop.bench.StreamShape;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
 import io.memloop.bench.llm.TranscriptWriter;
@@ -43,6 +49,22 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--quick", description = "Small environments, 5 epochs: about 15 seconds on 2 cores.")
   boolean quick;
+
+  @Option(names = "--stream",
+      description = "Stream mode instead of epochs: every episode a task instance never seen before, of recurring kinds,"
+          + " with a drift halfway (a third of the kinds' right procedure or answer changes); reports first-encounter"
+          + " success, its curve per 100 episodes, cumulative regret against the oracle, episodes to recover after the"
+          + " drift and memory growth, with MemLoop default against each baseline (paired 95 % intervals). Strategies by"
+          + " default: no-memory, rag, rag-k5, recent, similarity, memrl, default, oracle. Frozen policy only.")
+  boolean stream;
+
+  @Option(names = "--stream-length", paramLabel = "N",
+      description = "With --stream: episodes per run, 100 to 100000 (default: " + StreamShape.DEFAULT_LENGTH + ").")
+  @Nullable Integer streamLength;
+
+  @Option(names = "--drift-at", paramLabel = "F",
+      description = "With --stream: where the drift happens, as a fraction of the stream in (0, 1) (default: 0.5).")
+  @Nullable String driftAt;
 
   @Option(names = "--seeds", paramLabel = "N,N,...", split = ",",
       description = "Seeds (default: 1001-1005; 1-10 were used while developing the environments).")
@@ -165,7 +187,21 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (!stream) {
+      if (streamLength != null) {
+        throw MemLoopException.invalid("--stream-length", "only applies with --stream");
+      }
+      if (driftAt != null) {
+        throw MemLoopException.invalid("--drift-at", "only applies with --stream");
+      }
+    } else if (epochs != null) {
+      throw MemLoopException.invalid("--epochs", "does not apply with --stream (a stream plays each instance once;"
+          + " its length is --stream-length)");
+    }
     BenchOptions options = quick ? BenchOptions.quick() : BenchOptions.full();
+    if (stream) {
+      options = options.withStrategies(StreamOptions.STRATEGIES);
+    }
     if (seeds != null) {
       options = options.withSeeds(seeds);
     }
@@ -201,6 +237,16 @@ final class BenchCommand implements Callable<Integer> {
     if (runsAtOnce < 1 || runsAtOnce > 256) {
       throw MemLoopException.invalid("--parallel", "must be in [1, 256], got " + runsAtOnce);
     }
+    if (stream) {
+      if (llm) {
+        throw MemLoopException.invalid("--policy", "--stream runs the frozen policy only (the environments' streams have"
+            + " no language-model attempt); drop --policy openai");
+      }
+      if (opeValidation) {
+        throw MemLoopException.invalid("--ope-validation", "does not apply with --stream");
+      }
+      return stream(options, runsAtOnce, err);
+    }
     if (opeValidation) {
       if (llm || strategies != null) {
         throw MemLoopException.invalid("--ope-validation", "runs the frozen policy and its own candidates: drop --policy openai and --strategies");
@@ -211,21 +257,11 @@ final class BenchCommand implements Callable<Integer> {
     try (ChatModel chat = llm ? chatModel() : null;
         TranscriptWriter transcripts = llm ? transcripts() : null;
         Embedder embedder = benchEmbedder();
-        Progress progress = progress(options, err)) {
+        Progress progress = progress(options.totalEpochs(), "epochs", err)) {
       Policy p = chat == null ? Policy.FROZEN
           : new LlmPolicy(chat, formatRetries == null ? LlmPolicy.DEFAULT_FORMAT_RETRIES : formatRetries, transcripts,
               extract ? new io.memloop.history.extraction.LlmExperienceExtractor(chat) : null);
-      report = Bench.run(embedder, options, p, runsAtOnce, new Bench.Listener() {
-        @Override
-        public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {
-          progress.step(String.format(Locale.ROOT, "%s %s seed %d", environment, strategy, seed));
-        }
-
-        @Override
-        public void phase(String message) {
-          progress.message(message);
-        }
-      });
+      report = Bench.run(embedder, options, p, runsAtOnce, listener(progress));
     }
     Path index;
     try {
@@ -238,6 +274,55 @@ final class BenchCommand implements Callable<Integer> {
     err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv%s)%n",
         index.toAbsolutePath().normalize(), llm ? ", " + TranscriptWriter.FILE_NAME : "");
     return 0;
+  }
+
+  /** Progress of every run's epochs (or stream windows) on {@code progress}. */
+  private static Bench.Listener listener(Progress progress) {
+    return new Bench.Listener() {
+      @Override
+      public void epochDone(String environment, String strategy, long seed, int epoch, double accuracy) {
+        progress.step(String.format(Locale.ROOT, "%s %s seed %d", environment, strategy, seed));
+      }
+
+      @Override
+      public void phase(String message) {
+        progress.message(message);
+      }
+    };
+  }
+
+  /** {@code --stream}: the stream mode over {@code options}' seeds, size, environments and strategies. */
+  private int stream(BenchOptions options, int runsAtOnce, PrintWriter err) {
+    StreamOptions so = new StreamOptions(options, shape(), environments != null);
+    StreamReport report;
+    try (Embedder embedder = benchEmbedder();
+        Progress progress = progress((long) so.windows() * options.seeds().size() * options.environments().size()
+            * options.strategies().size(), "windows", err)) {
+      report = StreamBench.run(embedder, so, runsAtOnce, listener(progress));
+    }
+    Path index;
+    try {
+      StreamData.write(report, out);
+      index = StreamReportWriter.write(report, out);
+    } catch (java.io.UncheckedIOException e) {
+      throw MemLoopException.invalid("--out", e.getMessage());
+    }
+    spec.commandLine().getOut().print(report.toText());
+    err.printf(Locale.ROOT, "report: %s (charts, summary.json, episodes.jsonl, episodes.csv)%n",
+        index.toAbsolutePath().normalize());
+    return 0;
+  }
+
+  /** The stream's shape from {@code --stream-length} and {@code --drift-at}; an error names the option. */
+  private StreamShape shape() {
+    StreamShape d = StreamShape.defaults();
+    double at = driftAt == null ? d.driftAt() : Checks.parseDecimal(driftAt, "--drift-at");
+    try {
+      return new StreamShape(streamLength == null ? d.length() : streamLength, at, d.driftedShare());
+    } catch (MemLoopException e) {
+      String option = e.field().equals("streamLength") ? "--stream-length" : e.field().equals("driftAt") ? "--drift-at" : e.field();
+      throw MemLoopException.invalid(option, e.getMessage().substring(e.field().length() + 2));
+    }
   }
 
   private int opeValidation(BenchOptions options, PrintWriter err) {
@@ -339,8 +424,7 @@ final class BenchCommand implements Callable<Integer> {
    * {@code COLUMNS}, else 80), one plain line per tenth of the run where it is a file or a pipe (no
    * carriage-return frames in logs), nothing with {@code --no-progress}.
    */
-  private Progress progress(BenchOptions options, PrintWriter err) {
-    long total = options.totalEpochs();
+  private Progress progress(long total, String unit, PrintWriter err) {
     if (noProgress) {
       return new Progress() {};
     }
@@ -355,7 +439,7 @@ final class BenchCommand implements Callable<Integer> {
           int now = (int) (10 * done / Math.max(1, total));
           if (now > tenth) {
             tenth = now;
-            err.printf(Locale.ROOT, "bench: %3d%% (%d/%d epochs) %s%n", 10 * now, done, total, what);
+            err.printf(Locale.ROOT, "bench: %3d%% (%d/%d %s) %s%n", 10 * now, done, total, unit, what);
             err.flush();
           }
         }
@@ -371,7 +455,7 @@ final class BenchCommand implements Callable<Integer> {
         .setTaskName("bench")
         .setInitialMax(total)
         .setStyle(ProgressBarStyle.ASCII)
-        .setUnit(" epochs", 1)
+        .setUnit(" " + unit, 1)
         .showSpeed()
         .setConsumer(new DelegatingProgressBarConsumer(line -> {
           err.print('\r');
