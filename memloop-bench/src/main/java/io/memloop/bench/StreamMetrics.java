@@ -165,6 +165,7 @@ public record StreamMetrics(
       if (seen >= ROLLING) {
         double rolling = (double) solved / ROLLING;
         dip = Math.min(dip, rolling);
+        // 1e-12: floating-point slack, so that a rolling mean exactly at L − 0.05 (e.g. 0.25 − 0.05) counts
         if (recoveredAt < 0 && rolling >= level - TOLERANCE - 1e-12) {
           recoveredAt = i;
         }
