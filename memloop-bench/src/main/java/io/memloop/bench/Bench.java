@@ -127,17 +127,6 @@ public final class Bench {
   }
 
   static Strategy strategy(String name, Environment env) {
-    if (name.equals("oracle")) {
-      if (!(env instanceof GroundTruth truth)) {
-        throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
-      }
-      return Strategy.oracle(OpaqueTasks.truthFor(env, truth));
-    }
-    return withoutTruth(name);
-  }
-
-  /** A strategy that does not read ground truth (any name of {@link BenchOptions} but the oracle's), by name. */
-  static Strategy withoutTruth(String name) {
     return switch (name) {
       case "no-memory" -> Strategy.noMemory();
       case "rag" -> RagStrategy.all();
@@ -148,7 +137,12 @@ public final class Bench {
       case "memp" -> Strategy.memp();
       case "memrl" -> Strategy.preset(Preset.MEMRL);
       case "default" -> Strategy.preset(Preset.DEFAULT);
-      case "oracle" -> throw new IllegalArgumentException("the oracle reads ground truth: build it with its truth");
+      case "oracle" -> {
+        if (!(env instanceof GroundTruth truth)) {
+          throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
+        }
+        yield Strategy.oracle(OpaqueTasks.truthFor(env, truth));
+      }
       default -> {
         MemLoopConfig ablated = Ablation.NAMES.get(name);
         if (ablated == null) {

@@ -142,7 +142,7 @@ public final class StreamBench {
   /** The strategy {@code name} for a run on {@code world}: the oracle reads the world's ground truth. */
   static Strategy strategy(String name, StreamWorld world) {
     if (!name.equals(Headline.CEILING)) {
-      return Bench.withoutTruth(name);
+      return Bench.strategy(name, null); // only the oracle reads its environment
     }
     // Strategies see opaque task ids; the oracle's truth maps them back to the world's instances.
     Map<String, Task> byOpaqueId = new HashMap<>();
