@@ -30,7 +30,10 @@ import java.util.concurrent.Future;
 public final class Bench {
   private Bench() {}
 
-  /** Progress: one call per learning epoch of any run, and a line at each phase. */
+  /**
+   * Progress: one call per learning epoch of any run (in stream mode, {@link StreamBench}, per window of
+   * {@link StreamMetrics#WINDOW} episodes, with the window's success), and a line at each phase.
+   */
   public interface Listener {
     void epochDone(String environment, String strategy, long seed, int epoch, double accuracy);
 
