@@ -54,7 +54,7 @@ final class BenchCommand implements Callable<Integer> {
       description = "Stream mode instead of epochs: every episode a task instance never seen before, of recurring kinds,"
           + " with a drift halfway (a third of the kinds' right procedure or answer changes); reports first-encounter"
           + " success, its curve per 100 episodes, cumulative regret against the oracle, episodes to recover after the"
-          + " drift and memory growth, with MemLoop default against each baseline (paired 95 % intervals). Strategies by"
+          + " drift and memory growth, with MemLoop default against each baseline (paired 95 %% intervals). Strategies by"
           + " default: no-memory, rag, rag-k5, recent, similarity, memrl, default, oracle. Frozen policy only.")
   boolean stream;
 

@@ -54,6 +54,6 @@ class BenchStreamCliTest {
   void help_describesStreamMode() {
     String help = run("bench", "--help").out().replaceAll("\\s+", " ");
     assertThat(help).contains("--stream ", "--stream-length=N", "--drift-at=F", "first-encounter success",
-        "episodes to recover after the drift");
+        "episodes to recover after the drift", "(paired 95 % intervals)");
   }
 }
