@@ -100,6 +100,20 @@ class StreamBenchTest {
   }
 
   @Test
+  void theOracleSolvesEveryEpisodeAnyStrategyOfItsRunSolves() {
+    for (long seed : List.of(1L, 2L)) {
+      List<StreamRun> runs = report.runs().stream().map(StreamReport.Run::result).filter(r -> r.seed() == seed).toList();
+      StreamRun oracle = runs.stream().filter(r -> r.strategy().equals("oracle")).findFirst().orElseThrow();
+      for (StreamRun r : runs) {
+        for (int i = 0; i < r.rows().size(); i++) {
+          assertThat(oracle.rows().get(i).success() || !r.rows().get(i).success())
+              .as("%s seed %d episode %d", r.strategy(), seed, i).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
   void sameSeed_sameEpisodes_andEveryStrategyMeetsTheSameLuck() {
     StreamWorld world = FakeStreamWorld.source().stream(2, SHAPE);
     StreamLoop loop = new StreamLoop("fake", world, IntentEmbeddings.of(EMBEDDER, StreamLoop.intents(world)));
