@@ -81,7 +81,7 @@ public final class Bench {
             listener.phase(envName + " seed " + seed + ": embedding " + (tasks + heldOut) + " task intents");
             LearningLoop loop = new LearningLoop(env, IntentEmbeddings.of(embedder, env), options.epochs(), policy);
             for (String name : options.strategies()) {
-              Strategy strategy = strategy(name, env);
+              Strategy strategy = strategy(name, env, options.strategies());
               pending.add(pool.submit(() -> {
                 int[] epoch = {0};
                 return loop.run(strategy, seed, acc -> listener.epochDone(envName, name, seed, ++epoch[0], acc));
@@ -126,7 +126,16 @@ public final class Bench {
     }
   }
 
+  /** The strategy named {@code name}; an oracle gets no shadows (see {@link #strategy(String, Environment, List)}). */
   static Strategy strategy(String name, Environment env) {
+    return strategy(name, env, List.of());
+  }
+
+  /**
+   * The strategy named {@code name} in a run of the strategies {@code run}: the oracle shadows the run's other
+   * memory strategies, so it bounds each of them per episode.
+   */
+  static Strategy strategy(String name, Environment env, List<String> run) {
     return switch (name) {
       case "no-memory" -> Strategy.noMemory();
       case "rag" -> RagStrategy.all();
@@ -141,7 +150,7 @@ public final class Bench {
         if (!(env instanceof GroundTruth truth)) {
           throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");
         }
-        yield Strategy.oracle(OpaqueTasks.truthFor(env, truth));
+        yield Strategy.oracle(OpaqueTasks.truthFor(env, truth), shadows(run));
       }
       default -> {
         MemLoopConfig ablated = Ablation.NAMES.get(name);
@@ -151,6 +160,14 @@ public final class Bench {
         yield Strategy.engine(name, ablated);
       }
     };
+  }
+
+  /** The oracle's shadows in a run of the strategies {@code run}: each of them but no memory and the oracle. */
+  static List<Strategy> shadows(List<String> run) {
+    return run.stream()
+        .filter(n -> !n.equals("no-memory") && !n.equals(Headline.CEILING))
+        .map(n -> strategy(n, null))
+        .toList();
   }
 
   static void closeIfCloseable(Environment env) {
