@@ -97,14 +97,19 @@ class BenchTest {
   }
 
   @Test
-  void distractorsFoolTheSimilarityPreset_butNotTheOracle() {
+  void distractorsFoolTheSimilarityPreset_butNeverMisleadTheOracleIntoAFailure() {
     for (EnvironmentSummary env : report.environments()) {
       Spread misled = env.strategy("similarity").orElseThrow().misledRate();
       assertThat(misled.isEmpty()).as(env.environment()).isFalse();
-      assertThat(misled.mean()).as("%s: similarity misled rate", env.environment()).isGreaterThan(0.01); // measured with MiniLM, seeds 11-13: 0.34, 0.03, 0.09, 0.03
-      Spread oracle = env.strategy("oracle").orElseThrow().misledRate();
-      assertThat(oracle.isEmpty() || oracle.mean() == 0).as("%s: the oracle is never misled", env.environment()).isTrue();
+      assertThat(misled.mean()).as("%s: similarity misled rate", env.environment()).isGreaterThan(0.01); // measured with MiniLM, seeds 11-13: 0.34, 0.07, 0.09, 0.03
     }
+    // Its ground-truth view never shows a misleading memory; it keeps another strategy's view (which may) only
+    // when that view succeeded, and falls back to its own view when none did.
+    List<EpisodeRow> oracle = report.runs().stream().filter(r -> r.result().strategy().equals("oracle"))
+        .flatMap(r -> episodes(r.result()).stream()).toList();
+    assertThat(oracle).isNotEmpty()
+        .allSatisfy(e -> assertThat(e.firstShown() != EpisodeRow.FirstShown.MISLEADS || e.success())
+            .as("%s seed %d epoch %d: misled into a failure", e.taskId(), e.seed(), e.epoch()).isTrue());
   }
 
   @Test
