@@ -82,7 +82,9 @@ public enum Knob {
       MemLoopConfig::consolidation),
   TASK_LEARNING(Spec.choice("taskLearning", MemLoopConfig.TaskLearning.class).is("ON")
       .in(Preset.MEMRL, "OFF").in(Preset.SIMILARITY, "OFF").before("OFF")
-      .doc("Per-task credit, ranking and exploration for tasks that keep failing (ON), or utilities only (OFF)."),
+      .doc("Per-task credit, ranking and exploration for tasks that keep failing (ON); the same, and for memories a "
+          + "task never used the evidence of the neighbouring tasks that used them, newest first (NEIGHBOURS); or "
+          + "utilities only (OFF)."),
       MemLoopConfig::taskLearning),
   EXPLORE_AFTER_FAILURES(Spec.integer("exploreAfterFailures", 1, 1_000).is("2").before("2")
       .doc("Consecutive failures after which a task with no proven memory may explore."),

@@ -283,7 +283,7 @@ public final class MemLoop implements AutoCloseable {
   private PhaseA phaseA(String namespace, Intent intent, float[] query, MemLoopConfig config) {
     List<IntentMatch> matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
     TaskView task =
-        config.taskLearning() == MemLoopConfig.TaskLearning.ON ? taskLedger.view(namespace, intent, query, matches, config) : null;
+        config.taskLearning().perTask() ? taskLedger.view(namespace, intent, query, matches, config) : null;
     List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
     SignalState signals = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
     return new PhaseA(matches, task, pool, signals);
@@ -297,7 +297,7 @@ public final class MemLoop implements AutoCloseable {
    */
   public Learned learned(String namespace) {
     Checks.requireNamespace(namespace);
-    boolean on = configInEffect(namespace).taskLearning() == MemLoopConfig.TaskLearning.ON;
+    boolean on = configInEffect(namespace).taskLearning().perTask();
     return on ? taskLedger.learned(namespace) : Learned.NONE;
   }
 
@@ -456,7 +456,7 @@ public final class MemLoop implements AutoCloseable {
             });
     return switch (outcome) {
       case RewardOutcome.Applied a -> {
-        if (config.taskLearning() == MemLoopConfig.TaskLearning.ON && !TaskNote.of(a.retrieval().annotations()).isNone()) {
+        if (config.taskLearning().perTask() && !TaskNote.of(a.retrieval().annotations()).isNone()) {
           taskLedger.learn(namespace, a.retrieval(), reward, usedMemoryIds, config);
         }
         RewardResult result = new RewardResult(retrievalId, reward, a.changes(), target);
@@ -590,7 +590,7 @@ public final class MemLoop implements AutoCloseable {
       }
       switch (decision) {
         case Retention.Duplicate d -> {
-          if (retrievalId != null && outcome == Outcome.FAILURE && config.taskLearning() == MemLoopConfig.TaskLearning.ON) {
+          if (retrievalId != null && outcome == Outcome.FAILURE && config.taskLearning().perTask()) {
             repeatedHiddenAttempt(namespace, retrievalId, d, config);
           }
           reportConfig(namespace, config, fresh.createdAt());

@@ -136,7 +136,19 @@ public record MemLoopConfig(
     /** Utilities only (MemRL). */
     OFF,
     /** Per-task credit, ranking and exploration as above. */
-    ON
+    ON,
+    /**
+     * {@link #ON}, and for a memory the asking task has no evidence of its own about, the evidence of the
+     * neighbouring tasks (the other intents of its candidate pool) that used it: the same tiers, learned for a
+     * neighbourhood of intents, newest evidence first, so that a task never seen before starts from what worked
+     * and what failed for the tasks most like it, and a memory that went stale loses to newer evidence.
+     */
+    NEIGHBOURS;
+
+    /** Whether per-task learning is on ({@link #ON} or {@link #NEIGHBOURS}). */
+    public boolean perTask() {
+      return this != OFF;
+    }
   }
 
   /**

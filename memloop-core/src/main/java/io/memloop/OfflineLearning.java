@@ -70,7 +70,7 @@ public final class OfflineLearning {
    * @throws MemLoopException INVALID_ARGUMENT naming {@code config} when it does not learn per task
    */
   public OfflineLearning(MemLoopConfig config) {
-    if (config.taskLearning() != MemLoopConfig.TaskLearning.ON) {
+    if (!config.taskLearning().perTask()) {
       throw MemLoopException.invalid("config", "learns nothing per task (taskLearning=" + config.taskLearning() + ")");
     }
     this.config = config;
@@ -81,7 +81,7 @@ public final class OfflineLearning {
 
   /** Whether {@code config}'s choices depend on a per-task ledger learned along the way. */
   public static boolean learnsPerTask(MemLoopConfig config) {
-    return config.taskLearning() == MemLoopConfig.TaskLearning.ON;
+    return config.taskLearning().perTask();
   }
 
   /**

@@ -91,8 +91,109 @@ final class TaskLedger {
       }
     });
     double[] d = entries.getOrDefault("d", new double[4]);
+    Map<String, Double> neighbourNet = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS
+        ? neighbourNet(namespace, task, query, matches, net.keySet()) : Map.of();
     return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
-        explorationProbability(d));
+        explorationProbability(d), neighbourNet);
+  }
+
+  /** Most uses of one memory its {@code u:} entry remembers (the newest). */
+  static final int USES_KEPT = 16;
+
+  /**
+   * What the neighbouring tasks' uses say of each pooled memory the asking task has not used itself. The
+   * neighbourhood is the pool: the other intents Phase A recalled for the query. Each use of a memory (its
+   * {@code u:} entry: the using task and the centred reward, newest last) counts with the weight of its task's
+   * nearness, 1 for the nearest intent of the pool and 0 for the farthest ({@code (sim − min) / (max − min)},
+   * so the scale of the embedding model does not matter), halved for each newer use that counted before it:
+   * the newest evidence decides, and a memory that went stale loses once its newest uses fail, however long it
+   * was right before. Uses by tasks outside the pool, by the asking task itself and by the task that wrote the
+   * memory (which say nothing of any other task) do not count.
+   */
+  private Map<String, Double> neighbourNet(
+      String namespace, String task, float[] query, List<IntentMatch> matches, java.util.Set<String> ownEvidence) {
+    Map<Long, Double> nearness = new HashMap<>(); // neighbour task → cosine of its intent to the query
+    Map<String, Long> writer = new HashMap<>(); // memory → the task that wrote it
+    List<String> keys = new ArrayList<>();
+    long self = taskHash(task);
+    for (IntentMatch match : matches) {
+      for (Memory m : match.memories()) {
+        long h = taskHash(taskKey(m));
+        writer.put(m.id(), h);
+        if (h != self) {
+          nearness.merge(h, (double) io.memloop.Vectors.dot(query, m.intentEmbedding()), Math::max);
+        }
+        if (!ownEvidence.contains(m.id())) {
+          keys.add(usesKey(m.id()));
+        }
+      }
+    }
+    if (nearness.isEmpty() || keys.isEmpty()) {
+      return Map.of();
+    }
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
+    for (double sim : nearness.values()) {
+      lo = Math.min(lo, sim);
+      hi = Math.max(hi, sim);
+    }
+    Map<String, double[]> uses = store.ledger(namespace, keys);
+    Map<String, Double> out = new HashMap<>();
+    for (Map.Entry<String, double[]> e : uses.entrySet()) {
+      double[] u = e.getValue();
+      String id = e.getKey().substring(2);
+      long own = writer.get(id);
+      double sum = 0;
+      double weight = 1;
+      boolean any = false;
+      for (int j = u.length - 2; j >= 0; j -= 2) { // newest first
+        // a memory's use by the task that wrote it says nothing of other tasks: only uses by others generalise
+        Double sim = (long) u[j] == own ? null : nearness.get((long) u[j]);
+        if (sim == null) {
+          continue;
+        }
+        double near = hi > lo ? (sim - lo) / (hi - lo) : 1;
+        if (near <= 0) {
+          continue;
+        }
+        sum += weight * near * u[j + 1];
+        weight /= 2;
+        any = true;
+      }
+      if (any) {
+        out.put(id, sum);
+      }
+    }
+    return out;
+  }
+
+  /** The {@code u:} entry of a memory: its uses, [task hash, centred reward] pairs, oldest first. */
+  private static String usesKey(String memoryId) {
+    return "u:" + memoryId;
+  }
+
+  /** A task key's first 52 bits, exact in a {@code double}. */
+  static long taskHash(String task) {
+    return Long.parseLong(task.substring(1, 14), 16);
+  }
+
+  /** Task keys of intent texts seen lately: a memory's task key is asked for on every retrieval that pools it. */
+  private final java.util.concurrent.ConcurrentHashMap<String, String> keysByText = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The key of the task that wrote {@code m} (its intent text, or its embedding when it had none). */
+  private String taskKey(Memory m) {
+    if (m.intentText().isEmpty()) {
+      return taskKey(Intent.ofEmbedding(m.intentEmbedding()), m.intentEmbedding());
+    }
+    String key = keysByText.get(m.intentText());
+    if (key == null) {
+      key = taskKey(Intent.ofText(m.intentText()), m.intentEmbedding());
+      if (keysByText.size() >= 65_536) {
+        keysByText.clear();
+      }
+      keysByText.put(m.intentText(), key);
+    }
+    return key;
   }
 
   /**
@@ -194,6 +295,20 @@ final class TaskLedger {
       for (String id : credited) {
         String k = pairKey(note.context(), id);
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
+      }
+      if (config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS && !credited.isEmpty()) {
+        List<String> useKeys = credited.stream().map(TaskLedger::usesKey).toList();
+        Map<String, double[]> uses = store.ledger(namespace, useKeys);
+        double self = taskHash(note.context());
+        for (String k : useKeys) {
+          double[] before = uses.getOrDefault(k, new double[0]);
+          int keep = Math.min(before.length, 2 * (USES_KEPT - 1));
+          double[] after = new double[keep + 2];
+          System.arraycopy(before, before.length - keep, after, 0, keep);
+          after[keep] = self;
+          after[keep + 1] = centred;
+          out.put(k, after);
+        }
       }
       store.putLedger(namespace, out);
     }

@@ -153,8 +153,10 @@ public final class BenchReport {
       """
       Strategies: `default` is MemLoop's default preset (learns from rewards which memories help, per task and
       overall); `rag` shows the 3 stored memories most similar to the task (plain RAG memory, newest first on
-      ties), `rag-k5` the 5 most similar; `memrl` is the MemRL reference configuration; `oracle` shows only the
-      memories that truly help (it reads the ground truth: the ceiling); the rest are defined under the tables.
+      ties), `rag-k5` the 5 most similar; `memrl` is the MemRL reference configuration; `oracle` is the ceiling (it
+      reads the ground truth, and replays each episode over its own view of what helps, every other strategy's
+      view and no memory, keeping the first that succeeds: no strategy beats it on any episode); the rest are
+      defined under the tables.
       """;
 
   /** The metric definitions, printed under every table and in the report page. */

@@ -4,6 +4,7 @@ import io.memloop.Memory;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
 import io.memloop.bench.llm.Transcript;
+import io.memloop.bench.strategy.HindsightRun;
 import io.memloop.bench.strategy.MemoryRun;
 import io.memloop.bench.strategy.NoMemoryStrategy;
 import io.memloop.bench.strategy.Recall;
@@ -23,6 +24,10 @@ import java.util.function.Consumer;
  * <p>Each episode draws its randomness from a generator seeded by (run seed, epoch, task index), the
  * same for every strategy: strategies are compared under common random numbers, so a difference
  * between them comes from what they showed the policy, not from luckier guesses.
+ *
+ * <p>A {@link HindsightRun} (the oracle) plays each episode itself: it may attempt it with several views, each
+ * from a fresh generator of the episode's seed, so every view sees the same random numbers; its row, and with a
+ * language model its transcript and the distillation it remembers, are those of the view it kept.
  */
 public final class LearningLoop {
   private final Environment env;
@@ -44,15 +49,29 @@ public final class LearningLoop {
     this.policy = policy;
   }
 
-  private Episode attempt(Task task, List<Memory> shown, SplittableRandom rnd, String strategy, long seed, int epoch) {
+  /** The policy's attempt at {@code task} with {@code shown}; draws its randomness from {@code rnd} only. */
+  private Episode attempt(Task task, List<Memory> shown, SplittableRandom rnd) {
     return switch (policy) {
       case Policy.Frozen f -> env.attempt(task, shown, rnd);
-      case LlmPolicy llm -> {
-        Episode e = env.attempt(task, shown, llm, rnd);
-        llm.record(new Transcript(env.name(), strategy, seed, epoch, task.id(), e.success(), e.transcript()));
-        yield e;
-      }
+      case LlmPolicy llm -> env.attempt(task, shown, llm, rnd);
     };
+  }
+
+  /** Keeps the conversation of an episode that counts (with the LLM policy; the frozen one has none). */
+  private void record(String strategy, long seed, int epoch, Task task, Episode e) {
+    if (policy instanceof LlmPolicy llm) {
+      llm.record(new Transcript(env.name(), strategy, seed, epoch, task.id(), e.success(), e.transcript()));
+    }
+  }
+
+  /**
+   * The episode as the memory learns it: under the task as strategies see it, and with extraction on, the
+   * model's distillation as the experience (a run with no memory stores nothing, so nothing is distilled).
+   */
+  private Episode toLearn(Strategy strategy, Task task, Task seen, Episode e) {
+    String experience = policy instanceof LlmPolicy llm && !(strategy instanceof NoMemoryStrategy)
+        ? llm.distil(task, e).experience() : e.experience();
+    return new Episode(seen, e.success(), e.reward(), experience, e.transcript());
   }
 
   int epochs() {
@@ -105,8 +124,7 @@ public final class LearningLoop {
     long policySeed = Seeds.derive(seed, "policy:" + env.name());
     List<EpisodeRow> rows = new ArrayList<>(epochs * tasks.size());
     List<Long> memoryCounts = new ArrayList<>(epochs);
-    long strategySeed = Seeds.derive(seed, "strategy:" + strategy.name());
-    try (MemoryRun memory = strategy.start(embeddings.dimension(), strategySeed)) {
+    try (MemoryRun memory = strategy.startRun(embeddings.dimension(), seed)) {
       for (PriorExperience prior : env.priorExperiences()) {
         memory.preload(prior, embeddings.of(prior.intent()));
       }
@@ -116,13 +134,22 @@ public final class LearningLoop {
           Task task = tasks.get(i);
           Task seen = OpaqueTasks.of(task);
           float[] z = embeddings.of(task);
-          Recall recall = memory.recall(seen, z);
-          SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epoch, i));
-          Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epoch);
-          // with extraction on, what is remembered is the model's distillation (a run with no memory stores nothing)
-          String experience = policy instanceof LlmPolicy llm && !(strategy instanceof NoMemoryStrategy)
-              ? llm.distil(task, episode).experience() : episode.experience();
-          memory.learn(recall, z, new Episode(seen, episode.success(), episode.reward(), experience, episode.transcript()));
+          long episodeSeed = Seeds.derive(policySeed, epoch, i);
+          Recall recall;
+          Episode episode;
+          if (memory instanceof HindsightRun hindsight) {
+            // every view replays the episode's random numbers from a fresh generator of the same seed
+            HindsightRun.Played played = hindsight.play(seen, z,
+                shown -> toLearn(strategy, task, seen, attempt(task, shown, new SplittableRandom(episodeSeed))), true);
+            recall = played.recall();
+            episode = played.episode();
+            record(strategy.name(), seed, epoch, task, episode); // the kept view's conversation only
+          } else {
+            recall = memory.recall(seen, z);
+            episode = attempt(task, recall.shown(), new SplittableRandom(episodeSeed));
+            record(strategy.name(), seed, epoch, task, episode);
+            memory.learn(recall, z, toLearn(strategy, task, seen, episode));
+          }
           rows.add(row(strategy, seed, epoch, task, recall, episode));
           solved += episode.success() ? 1 : 0;
         }
@@ -133,9 +160,21 @@ public final class LearningLoop {
       List<Task> heldOut = env.heldOut();
       for (int i = 0; i < heldOut.size(); i++) {
         Task task = heldOut.get(i);
-        Recall recall = memory.recall(OpaqueTasks.of(task), embeddings.of(task)); // frozen: no learn()
-        SplittableRandom rnd = new SplittableRandom(Seeds.derive(policySeed, epochs + 1, i));
-        Episode episode = attempt(task, recall.shown(), rnd, strategy.name(), seed, epochs + 1);
+        Task seen = OpaqueTasks.of(task);
+        float[] z = embeddings.of(task);
+        long episodeSeed = Seeds.derive(policySeed, epochs + 1, i);
+        Recall recall;
+        Episode episode;
+        if (memory instanceof HindsightRun hindsight) { // frozen: nothing learns
+          HindsightRun.Played played =
+              hindsight.play(seen, z, shown -> attempt(task, shown, new SplittableRandom(episodeSeed)), false);
+          recall = played.recall();
+          episode = played.episode();
+        } else {
+          recall = memory.recall(seen, z); // frozen: no learn()
+          episode = attempt(task, recall.shown(), new SplittableRandom(episodeSeed));
+        }
+        record(strategy.name(), seed, epochs + 1, task, episode);
         transfer.add(row(strategy, seed, epochs + 1, task, recall, episode));
       }
       return new RunResult(

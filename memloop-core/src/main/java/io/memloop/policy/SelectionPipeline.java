@@ -219,7 +219,7 @@ public final class SelectionPipeline {
   }
 
   /** Names of {@link TaskOrder.Result#tier}'s tiers, by tier. */
-  private static final String[] TIERS = {"proven", "unknown", "failed"};
+  private static final String[] TIERS = {"proven", "proven-by-neighbours", "unknown", "failed-by-neighbours", "failed"};
 
   private static String taskOrderDetail(
       TaskOrder.@Nullable Result learned, @Nullable TaskView task, MemLoopConfig config, List<PoolEntry> pool, int[] order,
@@ -227,7 +227,7 @@ public final class SelectionPipeline {
     if (learned == null || task == null) {
       return "per-task learning is off: the greedy order stands";
     }
-    int[] count = new int[3];
+    int[] count = new int[TaskOrder.TIERS];
     int withheld = 0;
     for (int r = 0; r < m; r++) {
       count[learned.tier()[order[r]]]++;
@@ -235,6 +235,10 @@ public final class SelectionPipeline {
     }
     String s = String.format(Locale.ROOT, "tiers for this task: %d proven, %d failed, the rest unknown; %d failure(s) since "
         + "its last success", count[TaskOrder.PROVEN], count[TaskOrder.FAILED], task.consecutiveFailures());
+    if (!task.neighbourNet().isEmpty()) {
+      s += String.format(Locale.ROOT, "; by its neighbours' evidence %d proven, %d failed",
+          count[TaskOrder.NEIGHBOURS_PROVEN], count[TaskOrder.NEIGHBOURS_FAILED]);
+    }
     if (withheld > 0) {
       s += "; failing with nothing proven, it is shown its own record, " + withheld + " other intent memory(ies) withheld";
     }

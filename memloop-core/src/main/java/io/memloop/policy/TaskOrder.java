@@ -45,8 +45,17 @@ public final class TaskOrder {
 
   /** Tiers of {@link Result#tier}, in the order shown. */
   static final int PROVEN = 0;
-  static final int UNKNOWN = 1;
-  static final int FAILED = 2;
+  /**
+   * Proven for the neighbouring tasks ({@link TaskView#neighbourNet}) and never used by this one; also the task's own
+   * memories (of its own intent) that it has no evidence about, which a neighbour's evidence must not overtake.
+   */
+  static final int NEIGHBOURS_PROVEN = 1;
+  static final int UNKNOWN = 2;
+  /** Failed the neighbouring tasks that used it, never used by this one. */
+  static final int NEIGHBOURS_FAILED = 3;
+  static final int FAILED = 4;
+  /** How many tiers there are. */
+  static final int TIERS = 5;
 
   /**
    * Reorders the eligible pool indices {@code order[0..m)} in place.
@@ -57,17 +66,27 @@ public final class TaskOrder {
       float[] query, List<PoolEntry> pool, int[] order, int m, int k2, TaskView task, MemLoopConfig config,
       RandomGenerator random) {
     int n = pool.size();
-    int[] tier = new int[n]; // by pool index: 0 proven for the task, 1 unknown, 2 failed it
+    int[] tier = new int[n]; // by pool index: PROVEN ... FAILED
     boolean proven = false;
+    boolean neighbours = !task.neighbourNet().isEmpty();
     for (int r = 0; r < m; r++) {
       int i = order[r];
-      Double net = task.net().get(pool.get(i).id());
-      tier[i] = net == null ? UNKNOWN : net > task.margin() ? PROVEN : net < -task.margin() ? FAILED : UNKNOWN;
+      PoolEntry e = pool.get(i);
+      Double own = task.net().get(e.id());
+      if (own != null) {
+        tier[i] = own > task.margin() ? PROVEN : own < -task.margin() ? FAILED : UNKNOWN;
+      } else if (neighbours && sameIntent(query, e)) {
+        tier[i] = NEIGHBOURS_PROVEN;
+      } else {
+        Double near = task.neighbourNet().get(e.id());
+        tier[i] = near == null ? UNKNOWN
+            : near > task.margin() ? NEIGHBOURS_PROVEN : near < -task.margin() ? NEIGHBOURS_FAILED : UNKNOWN;
+      }
       proven |= tier[i] == PROVEN;
     }
     int[] scratch = new int[m];
     int s = 0;
-    for (int t = 0; t <= 2; t++) { // a stable partition by tier: the greedy order within a tier
+    for (int t = 0; t < TIERS; t++) { // a stable partition by tier: the greedy order within a tier
       for (int r = 0; r < m; r++) {
         if (tier[order[r]] == t) {
           scratch[s++] = order[r];
@@ -87,7 +106,7 @@ public final class TaskOrder {
       if (foreign[i]) {
         foreignCount++;
       }
-      if (explored < 0 && foreign[i] && tier[i] == 1 && !task.net().containsKey(e.id())
+      if (explored < 0 && foreign[i] && (tier[i] == UNKNOWN || tier[i] == NEIGHBOURS_PROVEN) && !task.net().containsKey(e.id())
           && e.outcome() == Outcome.SUCCESS) {
         explored = i;
       }
@@ -127,6 +146,11 @@ public final class TaskOrder {
     System.arraycopy(explore ? go : stay, 0, order, 0, m);
     return new Result(new TaskNote(task.context(), explore ? pool.get(explored).id() : "", true),
         explore ? takeGo : takeStay, inclusion, tier, foreign, explored);
+  }
+
+  private static boolean sameIntent(float[] query, PoolEntry e) {
+    float[] intent = e.intentEmbedding();
+    return intent != null && Vectors.dot(query, intent) >= SAME_INTENT;
   }
 
   /**

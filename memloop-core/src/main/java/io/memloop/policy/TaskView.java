@@ -15,7 +15,23 @@ import java.util.Map;
  * @param net each memory's net centred reward when the task used it (memories it never used are absent)
  * @param margin net reward beyond which a memory counts as proven (or, below its negative, as failed)
  * @param fullNoteProbability the chance that a long failure note is shown whole ({@link MemLoopConfig.NoteDepth#LEARNED})
+ * @param neighbourNet for memories the task has never used, the net centred reward they earned the neighbouring
+ *     tasks that used them ({@link MemLoopConfig.TaskLearning#NEIGHBOURS}), weighted by how near each neighbour is
+ *     and how recent its evidence; empty otherwise
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
-    double margin, double fullNoteProbability) {}
+    double margin, double fullNoteProbability, Map<String, Double> neighbourNet) {
+
+  /** A view without neighbours' evidence. */
+  public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
+      Map<String, Double> net, double margin, double fullNoteProbability) {
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, Map.of());
+  }
+
+  /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */
+  public @org.jspecify.annotations.Nullable Double evidence(String memoryId) {
+    Double own = net.get(memoryId);
+    return own != null ? own : neighbourNet.get(memoryId);
+  }
+}

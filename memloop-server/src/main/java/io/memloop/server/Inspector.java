@@ -231,7 +231,7 @@ final class Inspector {
     config.put("exploration", c.exploration().name());
     config.put("epsilon", Explore.epsilon(c));
     config.put("tieBreak", c.tieBreak().name());
-    config.put("taskLearning", c.taskLearning() == MemLoopConfig.TaskLearning.ON);
+    config.put("taskLearning", c.taskLearning().perTask());
     List<Map<String, Object>> candidates = new ArrayList<>(x.candidates().size());
     for (Explanation.Entry e : x.candidates()) {
       Map<String, Object> o = new LinkedHashMap<>();

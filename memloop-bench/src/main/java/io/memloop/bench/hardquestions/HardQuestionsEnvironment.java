@@ -5,6 +5,9 @@ import io.memloop.bench.Environment;
 import io.memloop.bench.Episode;
 import io.memloop.bench.GroundTruth;
 import io.memloop.bench.PriorExperience;
+import io.memloop.bench.StreamShape;
+import io.memloop.bench.StreamSource;
+import io.memloop.bench.StreamWorld;
 import io.memloop.bench.Task;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.LlmPrompts;
@@ -31,7 +34,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>The same questions, in one seeded order, recur every epoch. Immutable and thread-safe.
  */
-public final class HardQuestionsEnvironment implements Environment, GroundTruth {
+public final class HardQuestionsEnvironment implements Environment, GroundTruth, StreamSource {
   public static final String NAME = "hard-questions";
   public static final double DEFAULT_SLIP = 0.05;
 
@@ -135,6 +138,19 @@ public final class HardQuestionsEnvironment implements Environment, GroundTruth 
 
   Knobs knobs() {
     return knobs;
+  }
+
+  HardQuestionPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * A stream of the training questions asked again, each time with a new one-word tag of where the asking comes
+   * from; at the drift a third of the questions' verified answers change. See {@link HardQuestionStream}.
+   */
+  @Override
+  public StreamWorld stream(long seed, StreamShape shape) {
+    return HardQuestionStream.generate(this, seed, shape);
   }
 
   /** Checks the policy's answer against the verified one; reward +1 or −1 as in MemRL. */

@@ -7,6 +7,9 @@ import io.memloop.bench.Episode;
 import io.memloop.bench.GroundTruth;
 import io.memloop.bench.PriorExperience;
 import io.memloop.bench.Seeds;
+import io.memloop.bench.StreamShape;
+import io.memloop.bench.StreamSource;
+import io.memloop.bench.StreamWorld;
 import io.memloop.bench.Task;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.LlmPrompts;
@@ -43,7 +46,7 @@ import java.util.random.RandomGenerator;
  * <p>The same task list, in one seeded order, recurs every epoch (MemRL's "sections"). Immutable and
  * thread-safe.
  */
-public final class RecurringTasksEnvironment implements Environment, GroundTruth {
+public final class RecurringTasksEnvironment implements Environment, GroundTruth, StreamSource {
   public static final String NAME = "recurring-ops";
   /** Default chance that the policy ignores the memory shown and guesses blind. */
   public static final double DEFAULT_SLIP = 0.05;
@@ -232,6 +235,19 @@ public final class RecurringTasksEnvironment implements Environment, GroundTruth
 
   Knobs knobs() {
     return knobs;
+  }
+
+  CopyFirstPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * A stream of new requests for the training tasks' work, worded as tickets; at the drift a third of the tasks'
+   * runbooks gain a step. See {@link OpsStream}.
+   */
+  @Override
+  public StreamWorld stream(long seed, StreamShape shape) {
+    return OpsStream.generate(this, seed, shape);
   }
 
   /** Verifies the policy's procedure against the hidden answer; reward +1 or −1 as in MemRL. */

@@ -6,6 +6,9 @@ import io.memloop.bench.Episode;
 import io.memloop.bench.GroundTruth;
 import io.memloop.bench.PriorExperience;
 import io.memloop.bench.Seeds;
+import io.memloop.bench.StreamShape;
+import io.memloop.bench.StreamSource;
+import io.memloop.bench.StreamWorld;
 import io.memloop.bench.Task;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.LlmPrompts;
@@ -46,7 +49,7 @@ import java.util.random.RandomGenerator;
  * <p>Immutable after construction and thread-safe; {@link #close()} drops the database. The same
  * seed gives the same rows, tasks, order and gold results.
  */
-public final class SqlEnvironment implements Environment, GroundTruth, AutoCloseable {
+public final class SqlEnvironment implements Environment, GroundTruth, StreamSource, AutoCloseable {
   public static final String NAME = "sql";
   /** Default chance that the policy ignores the cases shown and writes a query from scratch. */
   public static final double DEFAULT_SLIP = 0.05;
@@ -85,7 +88,7 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
   }
 
   /** What only the environment knows of a task. */
-  private record Hidden(SqlTemplate template, List<String> values, String goldSql, List<String> goldRows) {
+  record Hidden(SqlTemplate template, List<String> values, String goldSql, List<String> goldRows) {
     boolean ordered() {
       return goldSql.contains("ORDER BY");
     }
@@ -202,20 +205,8 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
     SlotSource(List<SqlTemplate> variants, SqlDatabase db, RandomGenerator rnd) {
       this.variants = variants;
       this.db = db;
-      List<List<String>> all = new ArrayList<>();
-      all.add(List.of());
-      for (SqlTemplate.Slot s : variants.getFirst().slots()) {
-        List<List<String>> longer = new ArrayList<>();
-        for (List<String> prefix : all) {
-          for (String v : s.values()) {
-            List<String> values = new ArrayList<>(prefix);
-            values.add(v);
-            longer.add(List.copyOf(values));
-          }
-        }
-        all = longer;
-      }
-      this.order = shuffled(all, rnd);
+      this.order = shuffled(combinations(variants.getFirst().slots().stream().map(SqlTemplate.Slot::values).toList()),
+          rnd);
     }
 
     List<String> next() {
@@ -231,19 +222,45 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
     }
 
     private boolean contested(List<String> values) {
-      Set<List<String>> results = new HashSet<>();
-      for (SqlTemplate t : variants) {
-        String sql = t.sql(values);
-        List<String> rows = db.query(sql).orElseThrow(() -> new IllegalStateException("gold query fails: " + sql));
-        List<String> key = sql.contains("ORDER BY") ? rows : rows.stream().sorted().toList();
-        boolean informative = !rows.isEmpty() && !(rows.size() == 1 && (rows.getFirst().equals("NULL")
-            || rows.getFirst().equals("0")));
-        if (!informative || !results.add(key)) {
-          return false;
+      return SqlEnvironment.contested(variants, db, values);
+    }
+  }
+
+  /** Every combination of one value per slot, the first slot varying slowest. */
+  static List<List<String>> combinations(List<List<String>> slotValues) {
+    List<List<String>> all = new ArrayList<>();
+    all.add(List.of());
+    for (List<String> slot : slotValues) {
+      List<List<String>> longer = new ArrayList<>();
+      for (List<String> prefix : all) {
+        for (String v : slot) {
+          List<String> values = new ArrayList<>(prefix);
+          values.add(v);
+          longer.add(List.copyOf(values));
         }
       }
-      return true;
+      all = longer;
     }
+    return all;
+  }
+
+  /**
+   * Whether slot values {@code values} are contested among a kind's {@code variants}: every variant's gold query
+   * returns an informative result (rows, not a lone NULL or 0) and no two variants return the same.
+   */
+  static boolean contested(List<SqlTemplate> variants, SqlDatabase db, List<String> values) {
+    Set<List<String>> results = new HashSet<>();
+    for (SqlTemplate t : variants) {
+      String sql = t.sql(values);
+      List<String> rows = db.query(sql).orElseThrow(() -> new IllegalStateException("gold query fails: " + sql));
+      List<String> key = sql.contains("ORDER BY") ? rows : rows.stream().sorted().toList();
+      boolean informative = !rows.isEmpty() && !(rows.size() == 1 && (rows.getFirst().equals("NULL")
+          || rows.getFirst().equals("0")));
+      if (!informative || !results.add(key)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
@@ -268,6 +285,28 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
 
   Knobs knobs() {
     return knobs;
+  }
+
+  /**
+   * A stream of questions never asked before: a kind is a template (33), an instance the template with literals no
+   * training or held-out task of it uses, from wider numeric ranges ({@link SqlTemplates#streamValues}); at the
+   * drift a third of the templates change meaning to another variant's query of their kind ("more than" now counts
+   * "at least": the business rule changed). See {@link SqlStream}. The stream shares this environment's database:
+   * close the environment after the stream's last use.
+   */
+  @Override
+  public StreamWorld stream(long seed, StreamShape shape) {
+    return SqlStream.generate(this, seed, shape);
+  }
+
+  /** The ids and intents of every training and held-out task. */
+  Set<String> taskIdsAndIntents() {
+    Set<String> out = new HashSet<>();
+    hidden.forEach((id, h) -> {
+      out.add(id);
+      out.add(h.template().question(h.values()));
+    });
+    return out;
   }
 
   /** The policy writes a query; the database runs it; reward +1 when its rows are the gold rows, else −1. */
@@ -328,7 +367,7 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
     return sql.isPresent() && correct(h, sql.get());
   }
 
-  private boolean correct(Hidden h, String sql) {
+  boolean correct(Hidden h, String sql) {
     return db.query(sql).map(h::matches).orElse(false);
   }
 
@@ -374,7 +413,7 @@ public final class SqlEnvironment implements Environment, GroundTruth, AutoClose
     db.close();
   }
 
-  private static <T> List<T> shuffled(List<T> list, RandomGenerator rnd) {
+  static <T> List<T> shuffled(List<T> list, RandomGenerator rnd) {
     List<T> copy = new ArrayList<>(list);
     Collections.shuffle(copy, rnd);
     return copy;

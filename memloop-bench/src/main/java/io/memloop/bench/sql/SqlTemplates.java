@@ -185,6 +185,23 @@ final class SqlTemplates {
               "SELECT MAX(e.salary)" + EMPLOYEES + "d.name = '{dept}' AND e.hire_year >= {year}",
               List.of(DEPT, HIRE_YEAR)));
 
+  /**
+   * The numbers a numeric slot takes in a stream ({@link SqlStream}): the training values and more, within the range
+   * of the generated data (scores 40–100, salaries 3000–9900, hiring years 2008–2024, six products per category), so
+   * that two thousand questions never asked before exist. Entity slots and the order and term years keep their
+   * values: the data has no other cities or years.
+   */
+  static List<String> streamValues(Slot slot) {
+    return STREAM_VALUES.getOrDefault(slot, slot.values());
+  }
+
+  private static final Map<Slot, List<String>> STREAM_VALUES = Map.of(
+      ORDER_COUNT, range(2, 25, 1),
+      TOP, range(2, 6, 1),
+      SCORE, range(41, 99, 1),
+      SALARY, range(3100, 9800, 100),
+      HIRE_YEAR, range(2009, 2024, 1));
+
   /** The templates grouped by kind, kinds in catalogue order, variants in order. */
   static final Map<String, List<SqlTemplate>> BY_KIND = byKind();
 

@@ -3,6 +3,8 @@ package io.memloop.bench.strategy;
 import io.memloop.MemLoopConfig;
 import io.memloop.Preset;
 import io.memloop.bench.GroundTruth;
+import io.memloop.bench.Seeds;
+import java.util.List;
 
 /**
  * A named way to run the memory, compared against the others on the same environment and seeds.
@@ -15,6 +17,16 @@ public interface Strategy {
 
   /** A fresh, empty memory for one run. {@code seed} drives any randomness of the strategy. */
   MemoryRun start(int dimension, long seed);
+
+  /**
+   * A fresh, empty memory for the run seeded {@code runSeed}: the strategy's own seed is derived from the run's
+   * and its name, so the same strategy in the same run starts the same wherever it is started. The loops start
+   * every strategy this way; the oracle starts each of its shadows so, which makes each shadow that strategy's
+   * own run (see {@link #oracle(GroundTruth, List)}).
+   */
+  default MemoryRun startRun(int dimension, long runSeed) {
+    return start(dimension, Seeds.derive(runSeed, "strategy:" + name()));
+  }
 
   /** The floor: never retrieves, never stores. */
   static Strategy noMemory() {
@@ -31,9 +43,20 @@ public interface Strategy {
     return new MempStrategy();
   }
 
-  /** The ceiling: shows only the stored memories that truly help (reads ground truth). */
+  /** The ceiling with no shadows: its ground-truth view of every experience, or no memory (reads ground truth). */
   static Strategy oracle(GroundTruth truth) {
-    return new OracleStrategy(truth);
+    return new OracleStrategy(truth, List.of());
+  }
+
+  /**
+   * The ceiling of a run whose other memory strategies are {@code shadows}: it replays each episode over its
+   * ground-truth view, each shadow's view and no memory, and keeps the first that succeeds, so per episode it
+   * succeeds whenever any of them does (see {@link OracleStrategy}). Reads ground truth.
+   *
+   * @throws IllegalArgumentException if a shadow is the floor, another oracle, or named twice
+   */
+  static Strategy oracle(GroundTruth truth, List<Strategy> shadows) {
+    return new OracleStrategy(truth, shadows);
   }
 
   /** The engine under any configuration. */

@@ -5,6 +5,9 @@ import io.memloop.bench.Environment;
 import io.memloop.bench.Episode;
 import io.memloop.bench.GroundTruth;
 import io.memloop.bench.PriorExperience;
+import io.memloop.bench.StreamShape;
+import io.memloop.bench.StreamSource;
+import io.memloop.bench.StreamWorld;
 import io.memloop.bench.Task;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.LlmPrompts;
@@ -33,7 +36,7 @@ import java.util.random.RandomGenerator;
  * <p>Tasks (house × goal) recur every epoch in one seeded order. Held-out tasks are new goals in the
  * training houses whose plan equals a training task's up to names. Immutable and thread-safe.
  */
-public final class TextWorldEnvironment implements Environment, GroundTruth {
+public final class TextWorldEnvironment implements Environment, GroundTruth, StreamSource {
   public static final String NAME = "text-world";
   public static final double DEFAULT_SLIP = 0.05;
 
@@ -131,6 +134,23 @@ public final class TextWorldEnvironment implements Environment, GroundTruth {
 
   Knobs knobs() {
     return knobs;
+  }
+
+  List<TextWorldLayout> layouts() {
+    return layouts;
+  }
+
+  TextWorldPolicy policy() {
+    return policy;
+  }
+
+  /**
+   * A stream of goals never asked before, of plans that recur up to names in the environment's houses; at the drift
+   * the objects of some receptacles move to another room. See {@link TextWorldStream}.
+   */
+  @Override
+  public StreamWorld stream(long seed, StreamShape shape) {
+    return TextWorldStream.generate(this, seed, shape);
   }
 
   /** Plays the task to the end; reward +1 if the goal holds then, −1 otherwise (nothing on the way). */
