@@ -51,7 +51,7 @@ final class StreamLoop {
     long streamSeed = Seeds.derive(Seeds.derive(seed, "policy:" + environment), "stream");
     List<StreamRow> rows = new ArrayList<>(tasks.size());
     List<Long> memoryCounts = new ArrayList<>(StreamMetrics.windows(tasks.size()));
-    try (MemoryRun memory = strategy.start(embeddings.dimension(), Seeds.derive(seed, "strategy:" + strategy.name()))) {
+    try (MemoryRun memory = strategy.startRun(embeddings.dimension(), seed)) {
       for (PriorExperience prior : world.priorExperiences()) {
         memory.preload(prior, embeddings.of(prior.intent()));
       }
