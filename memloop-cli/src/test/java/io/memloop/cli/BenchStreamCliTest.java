@@ -3,9 +3,14 @@ package io.memloop.cli;
 import static io.memloop.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.memloop.server.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench --stream}'s options: each misuse is refused before anything runs, on one readable line, exit 2. */
 class BenchStreamCliTest {
@@ -48,6 +53,24 @@ class BenchStreamCliTest {
       assertThat(r.err()).as(args.toString()).startsWith("memloop: " + expected[i]).hasSizeLessThan(600);
       assertThat(r.out()).as(args.toString()).isEmpty();
     }
+  }
+
+  @Test
+  void aSmallStream_runsEndToEnd_andWritesTheStreamReport(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("report");
+    CliRun.Result r = run("bench", "--stream", "--quick", "--env", "recurring-ops", "--seeds", "1,2", "--stream-length",
+        "200", "--strategies", "no-memory,rag,default,oracle", "--embedder", "hashing", "--no-progress", "--out",
+        out.toString());
+    assertThat(r.code()).as(r.err()).isZero();
+    assertThat(r.out()).contains("recurring-ops: default", "200 episodes per run", "| oracle |", "default minus each baseline");
+    JsonNode summary = Json.MAPPER.readTree(Files.readString(out.resolve("summary.json")));
+    assertThat(summary.path("mode").asText()).isEqualTo("stream");
+    JsonNode env = summary.path("stream").path("environments").path("recurring-ops");
+    assertThat(env.path("episodes").asInt()).isEqualTo(200);
+    assertThat(env.path("strategies").path("default").path("curve")).hasSize(2);
+    assertThat(Files.readAllLines(out.resolve("episodes.jsonl"))).hasSize(2 * 4 * 200)
+        .allSatisfy(line -> assertThat(line).contains("\"phase\":\"stream\""));
+    assertThat(out.resolve("index.html")).exists();
   }
 
   @Test
