@@ -49,6 +49,11 @@ record Headline(
     String verdict() {
       return n < 2 ? "one seed" : low > 0 ? "gain" : high < 0 ? "loss" : "no clear difference";
     }
+
+    /** The verdict of a difference in episodes to recover, where fewer is better: "faster", "slower" or neither. */
+    String recoveryVerdict() {
+      return n < 2 ? "one seed" : high < 0 ? "faster" : low > 0 ? "slower" : "no clear difference";
+    }
   }
 
   static Headline of(EnvironmentSummary env) {

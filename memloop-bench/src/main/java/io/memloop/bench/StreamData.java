@@ -99,7 +99,7 @@ public final class StreamData {
     o.put("strategy", c.strategy());
     o.put("against", c.against());
     o.put("success", difference(c.success()));
-    o.put("recoveryEpisodes", c.recovery().map(StreamData::difference).orElse(null));
+    o.put("recoveryEpisodes", c.recovery().map(StreamData::recoveryDifference).orElse(null));
     return o;
   }
 
@@ -110,6 +110,13 @@ public final class StreamData {
     o.put("ci95High", d.high());
     o.put("n", d.n());
     o.put("verdict", d.verdict());
+    return o;
+  }
+
+  /** A difference in episodes to recover: its verdict says "faster" or "slower" (fewer episodes are better). */
+  private static Map<String, Object> recoveryDifference(Headline.Difference d) {
+    Map<String, Object> o = difference(d);
+    o.put("verdict", d.recoveryVerdict());
     return o;
   }
 

@@ -83,7 +83,7 @@ public final class StreamReport {
           .append(h.get().against()).append("` ").append(String.format(Locale.ROOT, "%.2f", h.get().againstMean()))
           .append(": ").append(h.get().success().format()).append(" (").append(h.get().success().verdict()).append(")");
       h.get().recovery().ifPresent(r -> out.append("; episodes to recover after the drift ").append(format(r, 0))
-          .append(" (negative: faster)"));
+          .append(" (").append(r.recoveryVerdict()).append(")"));
       out.append('\n');
     }
     overall().ifPresent(o -> out.append(String.format(Locale.ROOT,
@@ -121,7 +121,7 @@ public final class StreamReport {
         for (StreamEnvironmentSummary.Comparison c : cs) {
           out.append("| ").append(c.against()).append(" | ").append(c.success().format()).append(" (")
               .append(c.success().verdict()).append(") | ")
-              .append(c.recovery().map(r -> format(r, 0) + " (" + r.verdict() + ")").orElse(ReportPage.UNDEFINED))
+              .append(c.recovery().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")").orElse(ReportPage.UNDEFINED))
               .append(" |\n");
         }
       }

@@ -128,7 +128,7 @@ public final class StreamReportWriter {
       cell(h, c.success().format(), c.success().verdict(), false);
       Optional<Headline.Difference> r = c.recovery();
       if (r.isPresent()) {
-        cell(h, StreamReport.format(r.get(), 0), r.get().verdict(), true);
+        cell(h, StreamReport.format(r.get(), 0) + " (" + r.get().recoveryVerdict() + ")", r.get().verdict(), true);
       } else {
         h.append("<td>").append(ReportPage.UNDEFINED).append("</td>");
       }
