@@ -60,6 +60,11 @@ final class CandidatePolicy {
       Map<String, Map<String, OfflineLearning.Known>> memories) {
     List<String> out = new java.util.ArrayList<>();
     int n = decisions.size();
+    if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
+      out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
+          + "which depends on the intents of the pooled memories, and a log does not carry them: its choices cannot be "
+          + "replayed along this log (evaluate it with taskLearning=ON, or online)", name));
+    }
     if (replaysLearning()) {
       long anonymous = decisions.stream().filter(d -> d.task() == null).count();
       if (anonymous > 0) {

@@ -189,6 +189,15 @@ class OffPolicyEvaluationTest {
   }
 
   @Test
+  void aCandidateThatReadsItsNeighboursEvidence_isFlagged_forTheLogDoesNotCarryThePooledIntents() {
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    c.put("neighbours", logging(0).toBuilder().set("taskLearning", "NEIGHBOURS").build());
+    world(0.2, 3, c);
+    OffPolicyEvaluation.Report r = OffPolicyEvaluation.run(dir, c, logging(0.2)).reports().get(0);
+    assertThat(r.warnings()).anyMatch(w -> w.contains("taskLearning=NEIGHBOURS") && w.contains("cannot be replayed"));
+  }
+
+  @Test
   void intervalsStayWithinTheRangeOfWhatTheyEstimate() {
     // logged: the explored memory d (probability 0.9/4), rewarded 1 twice; the candidate always picks d: IPS terms of 4.4
     MemLoopConfig log = logging(0).toBuilder().set("k2", "1").set("exploration", "EPSILON_GREEDY").set("epsilon", "0.9").build();

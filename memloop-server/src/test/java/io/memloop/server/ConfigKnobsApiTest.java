@@ -46,7 +46,7 @@ class ConfigKnobsApiTest {
     assertThat(bad.json().at("/error/message").asText()).isEqualTo("knobs.k1: must be in [1, 10000], got -3");
     var type = s.send("PUT", CONFIG, "a", "{\"knobs\":{\"taskLearning\":true}}");
     assertThat(type.json().at("/error/message").asText())
-        .isEqualTo("knobs.taskLearning: unknown value 'true' (expected one of [OFF, ON])");
+        .isEqualTo("knobs.taskLearning: unknown value 'true' (expected one of [OFF, ON, NEIGHBOURS])");
   }
 
   @Test
