@@ -138,10 +138,11 @@ public record MemLoopConfig(
     /** Per-task credit, ranking and exploration as above. */
     ON,
     /**
-     * {@link #ON}, and for a memory the asking task has no evidence of its own about, the evidence of the
-     * neighbouring tasks (the other intents of its candidate pool) that used it: the same tiers, learned for a
-     * neighbourhood of intents, newest evidence first, so that a task never seen before starts from what worked
-     * and what failed for the tasks most like it, and a memory that went stale loses to newer evidence.
+     * {@link #ON}, and for a memory the asking task has no evidence of its own about, the evidence of the other
+     * tasks that used it, weighted by how near their queries were to the memory against the asking one's (a
+     * kernel over the queries that used it), newest evidence first: the same tiers, learned for a neighbourhood
+     * of intents, so that a task never seen before starts from what worked and what failed for the tasks most
+     * like it, and a memory that went stale loses to newer evidence.
      */
     NEIGHBOURS;
 

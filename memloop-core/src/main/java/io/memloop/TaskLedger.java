@@ -101,58 +101,58 @@ final class TaskLedger {
   static final int USES_KEPT = 16;
 
   /**
-   * What the neighbouring tasks' uses say of each pooled memory the asking task has not used itself. The
-   * neighbourhood is the pool: the other intents Phase A recalled for the query. Each use of a memory (its
-   * {@code u:} entry: the using task and the centred reward, newest last) counts with the weight of its task's
-   * nearness, 1 for the nearest intent of the pool and 0 for the farthest ({@code (sim − min) / (max − min)},
-   * so the scale of the embedding model does not matter), halved for each newer use that counted before it:
-   * the newest evidence decides, and a memory that went stale loses once its newest uses fail, however long it
-   * was right before. Uses by tasks outside the pool, by the asking task itself and by the task that wrote the
-   * memory (which say nothing of any other task) do not count.
+   * What other tasks' uses say of each pooled memory the asking task has not used itself: a kernel over the
+   * queries that used it. Each use of a memory (its {@code u:} entry: the using task, the centred reward and the
+   * cosine of that task's query to the memory, newest last) counts fully when its query was at least as near the
+   * memory as the asking one is, and less the farther it was below, down to nothing at the spread of the pool's
+   * similarities ({@code 1 − (now − then) / (max − min)}, so the scale of the embedding model does not matter);
+   * each counted use's weight is half the one before it, newest first: the newest evidence decides, and a memory
+   * that went stale loses once its newest uses fail, however long it was right before. Uses by the asking task
+   * itself and by the task that wrote the memory (which say nothing of any other task) do not count.
    */
   private Map<String, Double> neighbourNet(
       String namespace, String task, float[] query, List<IntentMatch> matches, java.util.Set<String> ownEvidence) {
-    Map<Long, Double> nearness = new HashMap<>(); // neighbour task → cosine of its intent to the query
     Map<String, Long> writer = new HashMap<>(); // memory → the task that wrote it
+    Map<String, Double> similarity = new HashMap<>(); // memory → its cosine to the query
     List<String> keys = new ArrayList<>();
-    long self = taskHash(task);
+    double lo = Double.POSITIVE_INFINITY;
+    double hi = Double.NEGATIVE_INFINITY;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
-        long h = taskHash(taskKey(m));
-        writer.put(m.id(), h);
-        if (h != self) {
-          nearness.merge(h, (double) io.memloop.Vectors.dot(query, m.intentEmbedding()), Math::max);
-        }
+        double sim = io.memloop.Vectors.dot(query, m.intentEmbedding());
+        lo = Math.min(lo, sim);
+        hi = Math.max(hi, sim);
         if (!ownEvidence.contains(m.id())) {
+          writer.put(m.id(), taskHash(taskKey(m)));
+          similarity.put(m.id(), sim);
           keys.add(usesKey(m.id()));
         }
       }
     }
-    if (nearness.isEmpty() || keys.isEmpty()) {
+    if (keys.isEmpty()) {
       return Map.of();
     }
-    double lo = Double.POSITIVE_INFINITY;
-    double hi = Double.NEGATIVE_INFINITY;
-    for (double sim : nearness.values()) {
-      lo = Math.min(lo, sim);
-      hi = Math.max(hi, sim);
-    }
+    double spread = hi - lo;
+    long self = taskHash(task);
     Map<String, double[]> uses = store.ledger(namespace, keys);
     Map<String, Double> out = new HashMap<>();
     for (Map.Entry<String, double[]> e : uses.entrySet()) {
       double[] u = e.getValue();
       String id = e.getKey().substring(2);
       long own = writer.get(id);
+      double now = similarity.get(id);
       double sum = 0;
       double weight = 1;
       boolean any = false;
-      for (int j = u.length - 2; j >= 0; j -= 2) { // newest first
-        // a memory's use by the task that wrote it says nothing of other tasks: only uses by others generalise
-        Double sim = (long) u[j] == own ? null : nearness.get((long) u[j]);
-        if (sim == null) {
+      for (int j = u.length - USE; j >= 0; j -= USE) { // newest first
+        long by = (long) u[j];
+        if (by == own || by == self) {
           continue;
         }
-        double near = hi > lo ? (sim - lo) / (hi - lo) : 1;
+        // helpfulness falls with distance: a success counts fully for a query at least as near the memory as the
+        // one it came from, a failure for one at most as near; beyond that, less with the gap
+        double gap = u[j + 1] > 0 ? u[j + 2] - now : now - u[j + 2];
+        double near = gap <= 0 ? 1 : spread > 0 ? 1 - gap / spread : 0;
         if (near <= 0) {
           continue;
         }
@@ -167,7 +167,10 @@ final class TaskLedger {
     return out;
   }
 
-  /** The {@code u:} entry of a memory: its uses, [task hash, centred reward] pairs, oldest first. */
+  /** Numbers per use in a {@code u:} entry: the using task's hash, the centred reward, the cosine to the memory. */
+  static final int USE = 3;
+
+  /** The {@code u:} entry of a memory: its uses, [task hash, centred reward, cosine] triples, oldest first. */
   private static String usesKey(String memoryId) {
     return "u:" + memoryId;
   }
@@ -297,16 +300,21 @@ final class TaskLedger {
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
       }
       if (config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS && !credited.isEmpty()) {
-        List<String> useKeys = credited.stream().map(TaskLedger::usesKey).toList();
+        Map<String, Double> cosine = new HashMap<>();
+        for (io.memloop.Candidate c : retrieval.candidates()) {
+          cosine.put(c.memoryId(), c.similarity());
+        }
+        List<String> useKeys = credited.stream().filter(cosine::containsKey).map(TaskLedger::usesKey).toList();
         Map<String, double[]> uses = store.ledger(namespace, useKeys);
         double self = taskHash(note.context());
         for (String k : useKeys) {
           double[] before = uses.getOrDefault(k, new double[0]);
-          int keep = Math.min(before.length, 2 * (USES_KEPT - 1));
-          double[] after = new double[keep + 2];
+          int keep = Math.min(before.length - before.length % USE, USE * (USES_KEPT - 1));
+          double[] after = new double[keep + USE];
           System.arraycopy(before, before.length - keep, after, 0, keep);
           after[keep] = self;
           after[keep + 1] = centred;
+          after[keep + 2] = cosine.get(k.substring(2));
           out.put(k, after);
         }
       }

@@ -25,8 +25,8 @@ class NeighbourEvidencePropertyTest {
       .taskLearning(MemLoopConfig.TaskLearning.NEIGHBOURS).exploreBudget(0).exploreAfterFailures(1000).k1(20).k2(16)
       .similarityThreshold(-1).mergeThreshold(1).build();
 
-  /** One use of a memory: the using task's key and the centred reward (the reward, on [−1, 1]). */
-  private record Use(String task, double centred) {}
+  /** One use of a memory: the using task's key, the centred reward (the reward, on [−1, 1]) and its query's cosine. */
+  private record Use(String task, double centred, double cosine) {}
 
   private static float[] direction(SplittableRandom rnd, float[] around, double spread) {
     float[] v = new float[DIM];
@@ -36,20 +36,21 @@ class NeighbourEvidencePropertyTest {
     return Vectors.normalized(v, "v");
   }
 
-  /** The reference: newest use first, weights halving over the uses that count, nearness (sim − lo) / (hi − lo). */
-  private static double reference(List<Use> uses, Map<String, Double> nearness, String writer, String self) {
-    double lo = nearness.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
-    double hi = nearness.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+  /**
+   * The reference: newest use first, weights halving over the uses that count; a success counts fully for a query at
+   * least as near the memory as its own was, a failure for one at most as near, else 1 − gap / spread.
+   */
+  private static double reference(List<Use> uses, double now, double spread, String writer, String self) {
     double sum = 0;
     double weight = 1;
     List<Use> kept = uses.subList(Math.max(0, uses.size() - TaskLedger.USES_KEPT), uses.size());
     for (int j = kept.size() - 1; j >= 0; j--) {
       Use u = kept.get(j);
-      Double sim = u.task().equals(writer) || u.task().equals(self) ? null : nearness.get(u.task());
-      if (sim == null) {
+      if (u.task().equals(writer) || u.task().equals(self)) {
         continue;
       }
-      double near = hi > lo ? (sim - lo) / (hi - lo) : 1;
+      double gap = u.centred() > 0 ? u.cosine() - now : now - u.cosine();
+      double near = gap <= 0 ? 1 : spread > 0 ? 1 - gap / spread : 0;
       if (near <= 0) {
         continue;
       }
@@ -82,31 +83,34 @@ class NeighbourEvidencePropertyTest {
         Retrieval r = loop.retrieve("ns", t);
         double reward = rnd.nextDouble() * 2 - 1;
         loop.reward("ns", r.id(), reward, List.of(shared.id()));
-        uses.add(new Use(TaskLedger.taskKey(t, t.embedding()), reward));
+        uses.add(new Use(TaskLedger.taskKey(t, t.embedding()), reward, Vectors.dot(t.embedding(), writerAxis)));
 
         double[] entry = loop.store().ledger("ns", List.of("u:" + shared.id())).get("u:" + shared.id());
         List<Use> kept = uses.subList(Math.max(0, uses.size() - TaskLedger.USES_KEPT), uses.size());
-        assertThat(entry).as("step %d", step).hasSize(2 * kept.size());
+        int w = TaskLedger.USE;
+        assertThat(entry).as("step %d", step).hasSize(w * kept.size());
         for (int j = 0; j < kept.size(); j++) {
-          assertThat((long) entry[2 * j]).isEqualTo(TaskLedger.taskHash(kept.get(j).task()));
-          assertThat(entry[2 * j + 1]).isCloseTo(kept.get(j).centred(), within(1e-12));
+          assertThat((long) entry[w * j]).isEqualTo(TaskLedger.taskHash(kept.get(j).task()));
+          assertThat(entry[w * j + 1]).isCloseTo(kept.get(j).centred(), within(1e-12));
+          assertThat(entry[w * j + 2]).isCloseTo(kept.get(j).cosine(), within(1e-6));
         }
 
         // a task never seen, with the writer and every neighbour in its pool
         float[] q = direction(rnd, centre, 0.3);
         Intent asking = Intent.of("never seen " + step, q);
         List<IntentMatch> matches = new ArrayList<>();
-        Map<String, Double> nearness = new java.util.HashMap<>();
+        double lo = Vectors.dot(q, writerAxis);
+        double hi = lo;
         matches.add(new IntentMatch("w", Vectors.dot(q, writerAxis), List.of(shared)));
-        nearness.put(TaskLedger.taskKey(writer, writerAxis), (double) Vectors.dot(q, writerAxis));
         for (int k = 0; k < notes.size(); k++) {
-          float[] e = neighbours.get(k).embedding();
-          matches.add(new IntentMatch("n" + k, Vectors.dot(q, e), List.of(notes.get(k))));
-          nearness.put(TaskLedger.taskKey(neighbours.get(k), e), (double) Vectors.dot(q, e));
+          double sim = Vectors.dot(q, neighbours.get(k).embedding());
+          matches.add(new IntentMatch("n" + k, sim, List.of(notes.get(k))));
+          lo = Math.min(lo, sim);
+          hi = Math.max(hi, sim);
         }
         TaskView view = new TaskLedger(loop.store()).view("ns", asking, q, matches, CONFIG);
         String self = TaskLedger.taskKey(asking, q);
-        double expected = reference(uses, nearness, TaskLedger.taskKey(writer, writerAxis), self);
+        double expected = reference(uses, Vectors.dot(q, writerAxis), hi - lo, TaskLedger.taskKey(writer, writerAxis), self);
         Double got = view.neighbourNet().get(shared.id());
         assertThat(got == null ? 0 : got).as("step %d", step).isCloseTo(expected, within(1e-9));
         if (got != null) {
@@ -130,7 +134,7 @@ class NeighbourEvidencePropertyTest {
         for (int i = 0; i < older; i++) {
           loop.reward("ns", loop.retrieve("ns", near).id(), 1, List.of(shared.id()));
         }
-        Intent asking = Intent.of("never seen", direction(rnd, centre, 0.05));
+        Intent asking = Intent.of("never seen", near.embedding()); // as near the memory as the neighbour
         assertThat(tierOf(loop, asking, shared)).as("after %d successes", older).isEqualTo("proven-by-neighbours");
         for (int i = 0; i < 3; i++) { // the world changed: the plan fails from now on
           loop.reward("ns", loop.retrieve("ns", near).id(), -1, List.of(shared.id()));
@@ -149,7 +153,7 @@ class NeighbourEvidencePropertyTest {
         float[] nAxis = direction(rnd, centre, 0.05);
         Intent near = Intent.of("the neighbour", nAxis);
         Memory note = loop.remember("ns", near, "what the neighbour tried", Outcome.FAILURE);
-        float[] q = direction(rnd, centre, 0.05);
+        float[] q = nAxis; // another task, as near the memory as the neighbour: every use counts fully
         List<IntentMatch> matches = List.of(new IntentMatch("n", Vectors.dot(q, nAxis), List.of(note)),
             new IntentMatch("w", Vectors.dot(q, wAxis), List.of(shared)));
         double mean = 0;
