@@ -80,7 +80,7 @@ public final class TaskOrder {
       } else {
         Double near = task.neighbourNet().get(e.id());
         tier[i] = near == null ? UNKNOWN
-            : near > task.margin() ? NEIGHBOURS_PROVEN : near < -task.margin() ? NEIGHBOURS_FAILED : UNKNOWN;
+            : near > task.margin() ? NEIGHBOURS_PROVEN : near < -task.margin() / 2 ? NEIGHBOURS_FAILED : UNKNOWN;
       }
       proven |= tier[i] == PROVEN;
     }
