@@ -258,7 +258,7 @@ export interface Explanation {
     epsilon: number; tieBreak: string; taskLearning: boolean };
   recalled: { intents: number; memories: number };
   candidates: { rank: number; memory: Memory; similarity: number; q: number; normSimilarity: number; normQ: number; score: number;
-    eligible: boolean; dropped: "below qMin" | null; tier: "proven" | "unknown" | "failed" | "withheld" | null; greedy: boolean;
+    eligible: boolean; dropped: "below qMin" | null; tier: "proven" | "proven-by-neighbours" | "unknown" | "failed-by-neighbours" | "failed" | "withheld" | null; greedy: boolean;
     probability: number; shown: boolean }[];
   steps: { step: "Score" | "TieBreak" | "QMinFilter" | "RankingSignal" | "TaskOrder" | "Explore" | "NoteDepth"; detail: string }[];
   shown: string[];
