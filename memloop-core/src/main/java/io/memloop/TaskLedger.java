@@ -75,12 +75,16 @@ final class TaskLedger {
     keys.add("t:" + task);
     keys.add("n");
     keys.add("d");
+    boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
         keys.add(pairKey(task, m.id()));
+        if (neighbours) {
+          keys.add(usesKey(m.id()));
+        }
       }
     }
-    Map<String, double[]> entries = store.ledger(namespace, keys);
+    Map<String, double[]> entries = store.ledger(namespace, keys); // one read: the neighbours' uses come with it
     double[] t = entries.getOrDefault("t:" + task, new double[2]);
     double[] n = entries.getOrDefault("n", new double[4]);
     Map<String, Double> net = new HashMap<>();
@@ -91,8 +95,7 @@ final class TaskLedger {
       }
     });
     double[] d = entries.getOrDefault("d", new double[4]);
-    Map<String, Double> neighbourNet = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS
-        ? neighbourNet(namespace, task, query, matches, net.keySet()) : Map.of();
+    Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d), neighbourNet);
   }
@@ -110,11 +113,10 @@ final class TaskLedger {
    * that went stale loses once its newest uses fail, however long it was right before. Uses by the asking task
    * itself and by the task that wrote the memory (which say nothing of any other task) do not count.
    */
-  private Map<String, Double> neighbourNet(
-      String namespace, String task, float[] query, List<IntentMatch> matches, java.util.Set<String> ownEvidence) {
+  private static Map<String, Double> neighbourNet(Map<String, double[]> entries, String task, float[] query,
+      List<IntentMatch> matches, java.util.Set<String> ownEvidence) {
     Map<String, Long> writer = new HashMap<>(); // memory → the task that wrote it
     Map<String, Double> similarity = new HashMap<>(); // memory → its cosine to the query
-    List<String> keys = new ArrayList<>();
     double lo = Double.POSITIVE_INFINITY;
     double hi = Double.NEGATIVE_INFINITY;
     for (IntentMatch match : matches) {
@@ -122,24 +124,19 @@ final class TaskLedger {
         double sim = io.memloop.Vectors.dot(query, m.intentEmbedding());
         lo = Math.min(lo, sim);
         hi = Math.max(hi, sim);
-        if (!ownEvidence.contains(m.id())) {
+        if (!ownEvidence.contains(m.id()) && entries.containsKey(usesKey(m.id()))) {
           writer.put(m.id(), taskHash(taskKey(m)));
           similarity.put(m.id(), sim);
-          keys.add(usesKey(m.id()));
         }
       }
     }
-    if (keys.isEmpty()) {
-      return Map.of();
-    }
     double spread = hi - lo;
     long self = taskHash(task);
-    Map<String, double[]> uses = store.ledger(namespace, keys);
     Map<String, Double> out = new HashMap<>();
-    for (Map.Entry<String, double[]> e : uses.entrySet()) {
-      double[] u = e.getValue();
-      String id = e.getKey().substring(2);
-      long own = writer.get(id);
+    for (Map.Entry<String, Long> e : writer.entrySet()) {
+      String id = e.getKey();
+      double[] u = entries.get(usesKey(id));
+      long own = e.getValue();
       double now = similarity.get(id);
       double sum = 0;
       double weight = 1;
@@ -181,10 +178,10 @@ final class TaskLedger {
   }
 
   /** Task keys of intent texts seen lately: a memory's task key is asked for on every retrieval that pools it. */
-  private final java.util.concurrent.ConcurrentHashMap<String, String> keysByText = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> keysByText = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The key of the task that wrote {@code m} (its intent text, or its embedding when it had none). */
-  private String taskKey(Memory m) {
+  private static String taskKey(Memory m) {
     if (m.intentText().isEmpty()) {
       return taskKey(Intent.ofEmbedding(m.intentEmbedding()), m.intentEmbedding());
     }
@@ -275,6 +272,16 @@ final class TaskLedger {
         keys.add("d");
       }
       credited.forEach(id -> keys.add(pairKey(note.context(), id)));
+      boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
+      Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
+      if (neighbours && !credited.isEmpty()) {
+        for (io.memloop.Candidate c : retrieval.candidates()) {
+          if (credited.contains(c.memoryId())) {
+            cosine.put(c.memoryId(), c.similarity());
+            keys.add(usesKey(c.memoryId()));
+          }
+        }
+      }
       Map<String, double[]> entries = store.ledger(namespace, keys);
       Map<String, double[]> out = new HashMap<>();
       double[] t = entries.getOrDefault(taskKey, new double[2]);
@@ -299,22 +306,17 @@ final class TaskLedger {
         String k = pairKey(note.context(), id);
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
       }
-      if (config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS && !credited.isEmpty()) {
-        Map<String, Double> cosine = new HashMap<>();
-        for (io.memloop.Candidate c : retrieval.candidates()) {
-          cosine.put(c.memoryId(), c.similarity());
-        }
-        List<String> useKeys = credited.stream().filter(cosine::containsKey).map(TaskLedger::usesKey).toList();
-        Map<String, double[]> uses = store.ledger(namespace, useKeys);
+      if (!cosine.isEmpty()) {
         double self = taskHash(note.context());
-        for (String k : useKeys) {
-          double[] before = uses.getOrDefault(k, new double[0]);
+        for (Map.Entry<String, Double> c : cosine.entrySet()) {
+          String k = usesKey(c.getKey());
+          double[] before = entries.getOrDefault(k, new double[0]);
           int keep = Math.min(before.length - before.length % USE, USE * (USES_KEPT - 1));
           double[] after = new double[keep + USE];
           System.arraycopy(before, before.length - keep, after, 0, keep);
           after[keep] = self;
           after[keep + 1] = centred;
-          after[keep + 2] = cosine.get(k.substring(2));
+          after[keep + 2] = c.getValue();
           out.put(k, after);
         }
       }
