@@ -1,5 +1,7 @@
 package io.memloop.jmh;
 
+import io.memloop.store.lucene.LuceneStoreOptions;
+import io.memloop.store.lucene.VectorFormat;
 import io.memloop.ClusteredVectors;
 import io.memloop.Outcome;
 import io.memloop.store.NewMemory;
@@ -21,13 +23,14 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g \
- *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.BuildStore SIZE [SEED] [BATCH] [MAX_SEGMENTS]
+ *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.BuildStore SIZE [SEED] [BATCH] [MAX_SEGMENTS] [FORMAT]
  * </pre>
  *
  * <p>{@code BATCH} memories per {@code insertAll} call (default 10,000; a log record holds about
  * 40,000). {@code MAX_SEGMENTS} is the {@code forceMerge} target (default 1: every segment costs
  * Phase A its own HNSW search, and a single merge reuses the largest segment's graph; 0 skips the
- * merge).
+ * merge). {@code FORMAT} is the index's {@link VectorFormat} (default float32; another format's store is kept
+ * beside it, named with the format, e.g. {@code clustered-100000-seed42-int8}).
  *
  * <p>Merging is off ({@link Stores#NO_MERGE}): with members of a cluster at cosine ≈ 0.8 the default
  * merge threshold 0.9 would merge only a few, but any merging makes "memories" and "intents" differ
@@ -42,8 +45,9 @@ public final class BuildStore {
     long seed = args.length > 1 ? Long.parseLong(args[1]) : Stores.DEFAULT_SEED;
     int batch = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
     int maxSegments = args.length > 3 ? Integer.parseInt(args[3]) : 1;
-    Path dir = Stores.built(size, seed);
-    Files.deleteIfExists(Stores.doneMarker(size, seed));
+    VectorFormat format = args.length > 4 ? VectorFormat.parse("FORMAT", args[4]) : VectorFormat.FLOAT32;
+    Path dir = Stores.built(size, seed, format);
+    Files.deleteIfExists(Stores.doneMarker(size, seed, format));
     Stores.delete(dir);
     Files.createDirectories(dir.getParent());
 
@@ -53,7 +57,8 @@ public final class BuildStore {
     long loadNanos;
     long mergeNanos = 0;
     long closeStart;
-    try (LuceneStore store = LuceneStore.open(dir, ClusteredVectors.DIMENSION)) {
+    try (LuceneStore store = LuceneStore.open(dir, ClusteredVectors.DIMENSION,
+        LuceneStoreOptions.builder().vectorFormat(format).build())) {
       for (int from = 0; from < size; from += batch) {
         int to = Math.min(size, from + batch);
         List<NewMemory> memories = new ArrayList<>(to - from);
@@ -82,10 +87,10 @@ public final class BuildStore {
     System.out.printf(Locale.ROOT,
         "load %.1f s (%.0f inserts/s), forceMerge %.1f s, close %.1f s, total %.1f s, %d segments%n",
         loadNanos / 1e9, size / (loadNanos / 1e9), mergeNanos / 1e9, closeSeconds, total, segments);
-    Files.writeString(Stores.doneMarker(size, seed), String.format(Locale.ROOT,
-        "size=%d seed=%d batch=%d maxSegments=%d loadSeconds=%.1f insertsPerSecond=%.0f mergeSeconds=%.1f"
+    Files.writeString(Stores.doneMarker(size, seed, format), String.format(Locale.ROOT,
+        "size=%d seed=%d format=%s batch=%d maxSegments=%d loadSeconds=%.1f insertsPerSecond=%.0f mergeSeconds=%.1f"
             + " closeSeconds=%.1f totalSeconds=%.1f segments=%d bytes=%d%n",
-        size, seed, batch, maxSegments, loadNanos / 1e9, size / (loadNanos / 1e9), mergeNanos / 1e9,
+        size, seed, format.id(), batch, maxSegments, loadNanos / 1e9, size / (loadNanos / 1e9), mergeNanos / 1e9,
         closeSeconds, total, segments, Stores.sizeBytes(dir)));
     System.out.println("store: " + dir.toAbsolutePath() + " (" + Stores.sizeBytes(dir) / (1 << 20) + " MiB)");
   }

@@ -33,6 +33,8 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.LoadGenerator URL KEY NAMESPACE http|mcp SECONDS RATE...
  * </pre>
+ * With the environment variable {@code MEMLOOP_SERVER_PID} set to the server's process id (same machine), each
+ * window also reports the server's CPU time (user + system, from {@code /proc/PID/stat}) per achieved episode.
  * {@code http} sends caller-supplied 384-d embeddings (queries near the clusters of a store built by
  * {@link BuildStore}); {@code mcp} calls the tools with task texts (the server embeds them) over a pool
  * of 64 MCP sessions.
@@ -51,18 +53,36 @@ public final class LoadGenerator {
     boolean mcp = args[3].equals("mcp");
     int seconds = Integer.parseInt(args[4]);
     Episode episode = mcp ? new McpEpisode(url, key, ns) : new HttpEpisode(url, key, ns);
-    System.out.printf(Locale.ROOT, "%-9s %9s %9s %7s %8s %8s %8s %8s%n",
-        "transport", "offered/s", "achieved/s", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms");
+    String pid = System.getenv("MEMLOOP_SERVER_PID");
+    System.out.printf(Locale.ROOT, "%-9s %9s %9s %7s %8s %8s %8s %8s%s%n",
+        "transport", "offered/s", "achieved/s", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms", pid == null ? "" : "  cpu ms/episode");
     run(episode, 200, 3, false); // warm-up
     for (int i = 5; i < args.length; i++) {
       int rate = Integer.parseInt(args[i]);
+      long cpuBefore = cpuTicks(pid);
       Result r = run(episode, rate, seconds, true);
-      System.out.printf(Locale.ROOT, "%-9s %9d %9.0f %7d %8.2f %8.2f %8.2f %8.1f%n", args[3], rate, r.achieved(), r.errors(),
+      long cpuAfter = cpuTicks(pid);
+      String cpu = pid == null ? ""
+          : String.format(Locale.ROOT, "  %14.3f", (cpuAfter - cpuBefore) * 1000.0 / TICKS_PER_SECOND / (r.achieved() * seconds));
+      System.out.printf(Locale.ROOT, "%-9s %9d %9.0f %7d %8.2f %8.2f %8.2f %8.1f%s%n", args[3], rate, r.achieved(), r.errors(),
           r.h().getValueAtPercentile(50) / 1e3, r.h().getValueAtPercentile(90) / 1e3, r.h().getValueAtPercentile(99) / 1e3,
-          r.h().getMaxValue() / 1e3);
+          r.h().getMaxValue() / 1e3, cpu);
     }
     episode.close();
     System.exit(0);
+  }
+
+  /** Linux's USER_HZ: /proc reports CPU times in these ticks (100 on every mainstream kernel build). */
+  private static final double TICKS_PER_SECOND = 100;
+
+  /** The process's user + system CPU time in clock ticks ({@code /proc/PID/stat} fields 14 and 15), 0 without a pid. */
+  static long cpuTicks(String pid) throws java.io.IOException {
+    if (pid == null) {
+      return 0;
+    }
+    String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", pid, "stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // field 3 onwards; the name may hold spaces
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
   }
 
   interface Episode extends AutoCloseable {

@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.store.lucene.VectorFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -27,26 +28,40 @@ final class Stores {
   private Stores() {}
 
   static Path built(int size, long seed) {
-    return ROOT.resolve("clustered-" + size + "-seed" + seed);
+    return built(size, seed, VectorFormat.FLOAT32);
+  }
+
+  /** The store of {@code size} memories of {@code seed} whose index holds vectors in {@code format}. */
+  static Path built(int size, long seed, VectorFormat format) {
+    return ROOT.resolve(name(size, seed, format));
+  }
+
+  private static String name(int size, long seed, VectorFormat format) {
+    return "clustered-" + size + "-seed" + seed + (format == VectorFormat.FLOAT32 ? "" : "-" + format.id());
   }
 
   /** Written by {@link BuildStore} after a clean close; a store without it is not used. */
-  static Path doneMarker(int size, long seed) {
-    return ROOT.resolve("clustered-" + size + "-seed" + seed + ".done");
+  static Path doneMarker(int size, long seed, VectorFormat format) {
+    return ROOT.resolve(name(size, seed, format) + ".done");
   }
 
-  static Path requireBuilt(int size, long seed) {
-    if (!Files.exists(doneMarker(size, seed))) {
-      throw new IllegalStateException("no complete store at " + built(size, seed).toAbsolutePath()
-          + "; build it first: java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.BuildStore "
-          + size + " " + seed);
+  static Path requireBuilt(int size, long seed, VectorFormat format) {
+    if (!Files.exists(doneMarker(size, seed, format))) {
+      throw new IllegalStateException("no complete store at " + built(size, seed, format).toAbsolutePath()
+          + "; build it first: scripts/jmh --main io.memloop.jmh.BuildStore " + size + " " + seed
+          + (format == VectorFormat.FLOAT32 ? "" : " 10000 1 " + format.id()));
     }
-    return built(size, seed);
+    return built(size, seed, format);
   }
 
   /** Copies the built store to {@code scratch-<name>} (replacing any previous copy). */
   static Path scratchCopy(int size, long seed, String name) {
-    Path from = requireBuilt(size, seed);
+    return scratchCopy(size, seed, VectorFormat.FLOAT32, name);
+  }
+
+  /** Copies the built store of {@code format} to {@code scratch-<name>} (replacing any previous copy). */
+  static Path scratchCopy(int size, long seed, VectorFormat format, String name) {
+    Path from = requireBuilt(size, seed, format);
     Path to = ROOT.resolve("scratch-" + name + "-" + size);
     delete(to);
     try (Stream<Path> files = Files.walk(from)) {

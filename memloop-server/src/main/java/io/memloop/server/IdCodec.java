@@ -29,7 +29,7 @@ import javax.crypto.spec.SecretKeySpec;
  * the kind and the namespace: a malformed or forged token, or one made for another namespace, decodes to
  * nothing, and the caller answers as for an id that does not exist. The store's formats do not change.
  *
- * <p>Thread-safe (a cipher per call: {@link Cipher} instances are not).
+ * <p>Thread-safe: a {@link Cipher} (not thread-safe itself) is used by one call at a time, taken from a pool.
  */
 public final class IdCodec {
   private static final int SECRET_BYTES = 32;
@@ -39,6 +39,16 @@ public final class IdCodec {
   private final SecretKeySpec tagKey;
   private final SecretKeySpec cursorKey;
   private static final SecureRandom NONCES = new SecureRandom();
+  /**
+   * Initialised AES ciphers, reused: requests run on virtual threads, so a thread-local one would be made anew for
+   * every request, and {@link Cipher#getInstance} with its provider lookup was most of an id's cost (JFR).
+   */
+  private final java.util.Queue<Cipher> encrypters = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private final java.util.Queue<Cipher> decrypters = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private static final int MAX_POOLED_CIPHERS = 64;
+  /** Each namespace's tag (an HMAC of its name), computed once. */
+  private final java.util.Map<String, byte[]> tags = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int MAX_CACHED_TAGS = 4096;
 
   private IdCodec(byte[] secret) {
     if (secret.length != SECRET_BYTES) {
@@ -192,14 +202,30 @@ public final class IdCodec {
   }
 
   private byte[] tag(String namespace) {
-    return hmac(tagKey, namespace);
+    byte[] tag = tags.get(namespace);
+    if (tag == null) {
+      if (tags.size() >= MAX_CACHED_TAGS) {
+        tags.clear(); // namespaces are few; a flood of names only costs the HMAC again
+      }
+      tag = hmac(tagKey, namespace);
+      tags.put(namespace, tag);
+    }
+    return tag;
   }
 
   private byte[] cipher(int mode, byte[] block) {
+    java.util.Queue<Cipher> pool = mode == Cipher.ENCRYPT_MODE ? encrypters : decrypters;
+    Cipher c = pool.poll();
     try {
-      Cipher c = Cipher.getInstance("AES/ECB/NoPadding"); // one block: ECB is the bare permutation
-      c.init(mode, aes);
-      return c.doFinal(block);
+      if (c == null) {
+        c = Cipher.getInstance("AES/ECB/NoPadding"); // one block: ECB is the bare permutation
+        c.init(mode, aes);
+      }
+      byte[] out = c.doFinal(block); // resets the cipher to its init state: ready for the next block
+      if (pool.size() < MAX_POOLED_CIPHERS) {
+        pool.offer(c);
+      }
+      return out;
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES is missing from this JVM", e);
     }

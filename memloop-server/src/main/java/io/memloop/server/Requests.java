@@ -18,6 +18,12 @@ final class Requests {
 
   /** The body as a JSON object (its fields are checked by the operation, {@link #object(JsonNode, String, Set)}). */
   static ObjectNode parse(byte[] body) {
+    ObjectNode fast = ascii(body) ? parseFast(body) : null;
+    return fast != null ? fast : parseGeneral(body);
+  }
+
+  /** {@link #parse} without the fast path: a Jackson tree of the strictly decoded body. */
+  static ObjectNode parseGeneral(byte[] body) {
     JsonNode node;
     try {
       node = body.length == 0 ? null : Json.MAPPER.readTree(utf8(body));
@@ -34,6 +40,109 @@ final class Requests {
       throw MemLoopException.invalid("body", "must be a JSON object, got " + kind(node));
     }
     return (ObjectNode) node;
+  }
+
+  /** Longest top-level {@code embedding} the fast path reads into floats; a longer one takes the general path. */
+  private static final int FAST_VECTOR_MAX = 1 << 16;
+  /** Reads one field's value as a tree; the tokens after it are the object's, not trailing garbage. */
+  private static final com.fasterxml.jackson.databind.ObjectReader FIELD_VALUE =
+      Json.MAPPER.reader().without(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /**
+   * The common request, parsed without a tree node per number: an ASCII body (so valid UTF-8 without decoding it)
+   * holding one JSON object whose top-level {@code embedding}, if any, is an array of finite numbers, read straight
+   * into a {@code float[]} (as the general path would read it: each number as a double, then rounded to float) and
+   * kept as a {@link FloatsNode}. Anything else (a malformed body, a duplicate key, trailing tokens, a non-number or
+   * non-finite element, a huge integer) returns null, and the general path parses the body again and reports the
+   * problem exactly as it always did.
+   */
+  private static @Nullable ObjectNode parseFast(byte[] body) {
+    try (com.fasterxml.jackson.core.JsonParser p = Json.MAPPER.createParser(body)) {
+      if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+        return null;
+      }
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      com.fasterxml.jackson.core.JsonToken t;
+      while ((t = p.nextToken()) == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        com.fasterxml.jackson.core.JsonToken v = p.nextToken();
+        if (v == com.fasterxml.jackson.core.JsonToken.START_ARRAY && name.equals("embedding")) {
+          float[] floats = floats(p);
+          if (floats == null) {
+            return null;
+          }
+          o.set(name, new FloatsNode(floats));
+        } else {
+          o.set(name, FIELD_VALUE.readTree(p));
+        }
+      }
+      if (t != com.fasterxml.jackson.core.JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      return o;
+    } catch (java.io.IOException | RuntimeException e) {
+      return null; // the general path reports it
+    }
+  }
+
+  /** The numbers of the array {@code p} is at the start of, up to its end; null for anything but finite numbers. */
+  private static float @Nullable [] floats(com.fasterxml.jackson.core.JsonParser p) throws java.io.IOException {
+    float[] out = new float[512];
+    int n = 0;
+    for (com.fasterxml.jackson.core.JsonToken t = p.nextToken(); t != com.fasterxml.jackson.core.JsonToken.END_ARRAY;
+        t = p.nextToken()) {
+      float f;
+      if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_FLOAT) {
+        f = (float) p.getDoubleValue(); // as DoubleNode.floatValue()
+      } else if (t == com.fasterxml.jackson.core.JsonToken.VALUE_NUMBER_INT
+          && p.getNumberType() != com.fasterxml.jackson.core.JsonParser.NumberType.BIG_INTEGER) {
+        f = (float) p.getLongValue(); // as IntNode / LongNode.floatValue()
+      } else {
+        return null;
+      }
+      if (!Float.isFinite(f) || n == FAST_VECTOR_MAX) {
+        return null;
+      }
+      if (n == out.length) {
+        out = java.util.Arrays.copyOf(out, out.length * 2);
+      }
+      out[n++] = f;
+    }
+    return java.util.Arrays.copyOf(out, n);
+  }
+
+  /** Whether every byte is ASCII (such a body is valid UTF-8 as it is). */
+  private static boolean ascii(byte[] body) {
+    for (byte b : body) {
+      if (b < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A top-level {@code embedding} the fast path read: its floats, ready for {@link #optionalVector}. Only ever
+   * read by that method; to anything else it is an array (of {@code size()} numbers).
+   */
+  static final class FloatsNode extends com.fasterxml.jackson.databind.node.POJONode {
+    FloatsNode(float[] floats) {
+      super(floats);
+    }
+
+    float[] floats() {
+      return (float[]) getPojo();
+    }
+
+    @Override
+    public com.fasterxml.jackson.databind.node.JsonNodeType getNodeType() {
+      return com.fasterxml.jackson.databind.node.JsonNodeType.ARRAY;
+    }
+
+    @Override
+    public int size() {
+      return floats().length;
+    }
   }
 
   /**
@@ -125,6 +234,13 @@ final class Requests {
     JsonNode v = o.get(field);
     if (v == null || v.isNull()) {
       return null;
+    }
+    if (v instanceof FloatsNode read) {
+      float[] floats = read.floats();
+      if (floats.length == 0 || floats.length > maxLength) {
+        throw MemLoopException.invalid(field, "must have 1 to " + maxLength + " numbers, got " + floats.length);
+      }
+      return floats.clone();
     }
     if (!v.isArray()) {
       throw MemLoopException.invalid(field, "must be an array of numbers, got " + kind(v));

@@ -158,7 +158,10 @@ public record ServerOptions(
     String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     // an address literal 127.x.y.z, not any name that starts with "127." (127.0.0.1.evil.example is a DNS name)
     return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
-        || h.matches("127\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})){2}");
+        || LOOPBACK_V4.matcher(h).matches();
   }
+
+  private static final java.util.regex.Pattern LOOPBACK_V4 =
+      java.util.regex.Pattern.compile("127\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})(\\.(25[0-5]|2[0-4][0-9]|1?[0-9]{1,2})){2}");
 
 }

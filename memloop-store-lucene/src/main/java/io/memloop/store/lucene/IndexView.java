@@ -71,7 +71,11 @@ final class IndexView {
    */
   final long groupDeletesBefore;
 
-  IndexView(DirectoryReader reader, List<Tail> tails, long groupDeletesBefore) {
+  /** {@link VectorFormat#oversample()} of the graph's format: candidates asked of HNSW are multiplied by it. */
+  private final int oversample;
+
+  IndexView(DirectoryReader reader, List<Tail> tails, long groupDeletesBefore, int oversample) {
+    this.oversample = oversample;
     this.reader = reader;
     this.searcher = new IndexSearcher(reader);
     this.tails = List.copyOf(tails);
@@ -121,7 +125,7 @@ final class IndexView {
     Map<Long, GroupHit> hits = new HashMap<>();
     long stale = Math.min(Math.max(0, staleGroups), Integer.MAX_VALUE / 4);
     int inNamespace = ns.groups.size();
-    int kSearch = (int) Math.min(inNamespace + stale, candidates(k, groups.size()) + stale);
+    int kSearch = (int) Math.min(inNamespace + stale, oversample * candidates(k, groups.size()) + stale);
     if (kSearch > 0) {
       Query filter = filterByNamespace ? new TermQuery(new Term(GROUP_NAMESPACE, ns.name)) : null;
       TopDocs top = searcher.search(new KnnFloatVectorQuery(GROUP_VECTOR, query, kSearch, filter), kSearch);

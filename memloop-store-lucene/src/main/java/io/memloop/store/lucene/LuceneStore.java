@@ -205,6 +205,11 @@ public final class LuceneStore implements MemoryStore {
     lifecycle.forceMerge(maxSegments);
   }
 
+  /** How the index's HNSW graph holds vectors: recorded in the store's metadata ({@link LuceneStoreOptions#vectorFormat()}). */
+  public VectorFormat vectorFormat() {
+    return index.format();
+  }
+
   @Override
   public List<IntentMatch> recall(String namespace, float[] query, int k, double minSimilarity) {
     lifecycle.ensureUsable();

@@ -4,6 +4,7 @@ import io.memloop.MemLoopException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tuning of a {@link LuceneStore}; the defaults suit stores from a few to millions of memories.
@@ -34,6 +35,13 @@ import java.util.Objects;
  * @param lockTimeout how long {@code open} waits while another process holds the store (default 0:
  *     fail at once); polled every 10 to 200 ms
  * @param clock only stamps the creation time in the store metadata
+ * @param vectorFormat how the index's HNSW graph holds vectors ({@link VectorFormat}); null (the default) keeps
+ *     an existing store's recorded format and creates new stores in {@link VectorFormat#DEFAULT}. A format other
+ *     than an existing store's is recorded and the index rewritten in it once, while the store opens (a
+ *     forced merge: about as long as building the graph again)
+ * @param searchOversample how many times more HNSW candidates than a float graph needs a search asks for before
+ *     rescoring them exactly (0, the default: the format's own, {@link VectorFormat}); more raises recall and
+ *     cost
  */
 public record LuceneStoreOptions(
     int commitEveryInserts,
@@ -47,7 +55,9 @@ public record LuceneStoreOptions(
     int maxRetrievals,
     long maxRetrievalBytes,
     Duration lockTimeout,
-    InstantSource clock) {
+    InstantSource clock,
+    @Nullable VectorFormat vectorFormat,
+    int searchOversample) {
 
   static final long MIN_CHECKPOINT_BYTES = 1 << 12;
   static final long MAX_CHECKPOINT_BYTES = 1L << 30;
@@ -89,6 +99,9 @@ public record LuceneStoreOptions(
     if (lockTimeout.isNegative() || lockTimeout.compareTo(MAX_LOCK_TIMEOUT) > 0) {
       throw MemLoopException.invalid("lockTimeout", "must be in [0, " + MAX_LOCK_TIMEOUT.toSeconds() + " s], got " + lockTimeout);
     }
+    if (searchOversample < 0 || searchOversample > 64) {
+      throw MemLoopException.invalid("searchOversample", "must be in [0, 64] (0: the vector format's own), got " + searchOversample);
+    }
     if (retrievalSyncDelayMillis < 0 || retrievalSyncDelayMillis > MAX_RETRIEVAL_SYNC_DELAY_MILLIS) {
       throw MemLoopException.invalid("retrievalSyncDelayMillis", "must be in [0, " + MAX_RETRIEVAL_SYNC_DELAY_MILLIS
           + "], got " + retrievalSyncDelayMillis);
@@ -117,6 +130,8 @@ public record LuceneStoreOptions(
     private long maxRetrievalBytes = 16L << 20;
     private Duration lockTimeout = Duration.ZERO;
     private InstantSource clock = InstantSource.system();
+    private @Nullable VectorFormat vectorFormat;
+    private int searchOversample;
 
     private Builder() {}
 
@@ -181,11 +196,23 @@ public record LuceneStoreOptions(
       return this;
     }
 
+    /** The index's vector format: null keeps an existing store's (new stores get {@link VectorFormat#DEFAULT}). */
+    public Builder vectorFormat(@Nullable VectorFormat format) {
+      this.vectorFormat = format;
+      return this;
+    }
+
+    /** HNSW candidates asked for, as a multiple of a float graph's (0: the vector format's own). */
+    public Builder searchOversample(int times) {
+      this.searchOversample = times;
+      return this;
+    }
+
     public LuceneStoreOptions build() {
       return new LuceneStoreOptions(
           commitEveryInserts, refreshEveryInserts, checkpointEveryBytes, hnswMaxConn, hnswBeamWidth,
           retrievalSyncDelayMillis, maxRetrievalsPerNamespace, maxRetrievalBytesPerNamespace, maxRetrievals,
-          maxRetrievalBytes, lockTimeout, clock);
+          maxRetrievalBytes, lockTimeout, clock, vectorFormat, searchOversample);
     }
   }
 }

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  *   int   MAGIC 0x4D4C4D54 ("MLMT")
- *   int   format version (3; 2 lacks the model, 1 lacks everything after the creator)
+ *   int   format version (4; 3 lacks the vector format, 2 also the model, 1 everything after the creator)
  *   int   dimension
  *   long  created-at epoch seconds, int nanos
  *   int+  UTF-8 creator ("memloop-store-lucene/2 lucene/10.6.0")
@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  *   byte  flags: 1 = settings recorded, 2 = legacy settings (v2), 4 = model recorded (v3)
  *   int+  UTF-8 embedding model id        (v3, only with flag 4)
  *   int   embedding model dimension       (v3, only with flag 4)
+ *   byte  vector format code               (v4; {@link VectorFormat#code()}, earlier versions are float32)
  *   int   CRC32C of every byte before it
  * </pre>
  *
@@ -42,11 +43,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @param storeId null only for a v1 store not yet migrated
  * @param model the embedding model that made the vectors, null while none is recorded
+ * @param vectorFormat how the index's HNSW graph holds vectors ({@link VectorFormat#FLOAT32} before v4)
  */
 record StoreMeta(int formatVersion, int dimension, Instant createdAt, String createdBy,
-    @Nullable UUID storeId, boolean settingsRecorded, boolean legacySettings, @Nullable EmbeddingModel model) {
+    @Nullable UUID storeId, boolean settingsRecorded, boolean legacySettings, @Nullable EmbeddingModel model, VectorFormat vectorFormat) {
   static final int MAGIC = 0x4D4C4D54;
-  static final int CURRENT_VERSION = 3;
+  static final int CURRENT_VERSION = 4;
   /** The oldest format this build reads (and migrates on open). */
   static final int OLDEST_VERSION = 1;
   /** Largest dimension accepted; Lucene's default cap of 1024 is lifted by {@link HnswFormat}. */
@@ -56,6 +58,7 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
   private static final int MODEL_RECORDED = 4;
 
   StoreMeta {
+    java.util.Objects.requireNonNull(vectorFormat, "vectorFormat");
     if (dimension < 1 || dimension > MAX_DIMENSION) {
       throw new IllegalArgumentException("dimension " + dimension + " not in [1, " + MAX_DIMENSION + "]");
     }
@@ -67,8 +70,8 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
     }
   }
 
-  static StoreMeta create(int dimension, Instant now) {
-    return new StoreMeta(CURRENT_VERSION, dimension, now, creator(), UUID.randomUUID(), false, false, null);
+  static StoreMeta create(int dimension, Instant now, VectorFormat vectorFormat) {
+    return new StoreMeta(CURRENT_VERSION, dimension, now, creator(), UUID.randomUUID(), false, false, null, vectorFormat);
   }
 
   private static String creator() {
@@ -78,18 +81,24 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
   /** This (v1) store's metadata in the current format, with a new random id. */
   StoreMeta migrated(boolean hasSettings) {
     return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, UUID.randomUUID(), hasSettings, hasSettings,
-        model);
+        model, vectorFormat);
   }
 
   /** This metadata with the settings flags, in the current format (a v2 store's is upgraded when rewritten). */
   StoreMeta withSettings(boolean recorded, boolean legacy) {
-    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, recorded, legacy, model);
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, recorded, legacy, model, vectorFormat);
   }
 
   /** This metadata recording {@code model}, in the current format. */
   StoreMeta withModel(EmbeddingModel model) {
     return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, settingsRecorded, legacySettings,
-        model);
+        model, vectorFormat);
+  }
+
+  /** This metadata recording {@code format} as the index's vector format, in the current format. */
+  StoreMeta withVectorFormat(VectorFormat format) {
+    return new StoreMeta(CURRENT_VERSION, dimension, createdAt, createdBy, storeId, settingsRecorded, legacySettings,
+        model, format);
   }
 
   void write(Path file) throws IOException {
@@ -104,6 +113,7 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
     if (model != null) {
       w.putString(model.id()).putInt(model.dimension());
     }
+    w.putByte(vectorFormat.code());
     CRC32C crc = new CRC32C();
     crc.update(w.array(), 0, w.length());
     w.putInt((int) crc.getValue());
@@ -174,9 +184,17 @@ record StoreMeta(int formatVersion, int dimension, Instant createdAt, String cre
               + dimension + "-d vectors");
         }
       }
+      VectorFormat vectorFormat = VectorFormat.FLOAT32;
+      if (version >= 4) {
+        int code = r.getByte();
+        vectorFormat = VectorFormat.ofCode(code);
+        if (vectorFormat == null) {
+          throw StoreFiles.corrupt(file, "unknown vector format " + code + " in store metadata; was it written by a newer MemLoop?");
+        }
+      }
       r.expectEnd("store metadata");
       return new StoreMeta(version, dimension, createdAt, createdBy, id, (flags & SETTINGS_RECORDED) != 0,
-          (flags & LEGACY_SETTINGS) != 0, model);
+          (flags & LEGACY_SETTINGS) != 0, model, vectorFormat);
     } catch (ByteReader.Malformed e) {
       throw StoreFiles.corrupt(file, "malformed store metadata: " + e.getMessage());
     }

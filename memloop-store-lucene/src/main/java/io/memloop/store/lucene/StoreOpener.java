@@ -197,8 +197,16 @@ final class StoreOpener {
       meta.write(metaFile);
     }
     meta = settings.attach(metaFile, meta);
+    // Another vector format: record it first, then rewrite the index in it. A crash in between leaves an index of
+    // mixed segments, each read in the format that wrote it, until a merge rewrites them: correct, only slower.
+    boolean convert = options.vectorFormat() != null && options.vectorFormat() != meta.vectorFormat();
+    if (convert) {
+      meta = meta.withVectorFormat(options.vectorFormat());
+      meta.write(metaFile);
+    }
     boolean clean = start.clean() && end.endLsn() == start.lsn();
-    VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), options, redo, end.endLsn(), io);
+    VectorIndex index = VectorIndex.open(indexPath, meta.dimension(), meta.vectorFormat(), convert, options, redo,
+        end.endLsn(), io);
     WriteAheadLog wal = null;
     try {
       loadContentColumns(state, index);
@@ -315,7 +323,8 @@ final class StoreOpener {
       return meta;
     }
     requireNoForeignFiles(dir, metaFile);
-    StoreMeta meta = StoreMeta.create(dimension, options.clock().instant());
+    StoreMeta meta = StoreMeta.create(dimension, options.clock().instant(),
+        options.vectorFormat() != null ? options.vectorFormat() : VectorFormat.DEFAULT);
     meta.write(metaFile);
     Path parent = dir.toAbsolutePath().getParent();
     if (parent != null) {

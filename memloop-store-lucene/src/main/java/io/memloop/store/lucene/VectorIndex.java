@@ -84,6 +84,9 @@ final class VectorIndex implements Closeable {
   static final double SEGMENTS_PER_TIER = 4;
 
   private final Path path;
+  private final VectorFormat format;
+  /** HNSW candidates asked for, as a multiple of {@link IndexView#candidates}. */
+  private final int oversample;
   private final Directory directory;
   private final IndexWriter writer;
   private final int refreshEveryInserts;
@@ -97,16 +100,18 @@ final class VectorIndex implements Closeable {
   private volatile boolean closed;
   private final MergeFailures mergeFailures;
 
-  private VectorIndex(Path path, Directory directory, IndexWriter writer, int refreshEveryInserts,
-      MergeFailures mergeFailures) throws IOException {
+  private VectorIndex(Path path, Directory directory, VectorFormat format, int oversample, IndexWriter writer,
+      int refreshEveryInserts, MergeFailures mergeFailures) throws IOException {
     this.path = path;
+    this.format = format;
+    this.oversample = oversample;
     this.mergeFailures = mergeFailures;
     this.directory = directory;
     this.writer = writer;
     this.refreshEveryInserts = refreshEveryInserts;
     DirectoryReader reader = DirectoryReader.open(writer);
     this.legacyGroupDocs = hasGroupDocsWithoutId(reader);
-    this.view = new IndexView(reader, List.of(new Tail()), 0);
+    this.view = new IndexView(reader, List.of(new Tail()), 0, oversample);
   }
 
   private static boolean hasGroupDocsWithoutId(DirectoryReader reader) throws IOException {
@@ -155,8 +160,8 @@ final class VectorIndex implements Closeable {
   }
 
   /** Opens (or creates) the index and re-indexes {@code redo}, committing at {@code endLsn} if any. */
-  static VectorIndex open(Path path, int dimension, LuceneStoreOptions options, List<Redo> redo, long endLsn,
-      StoreIo io) throws IOException {
+  static VectorIndex open(Path path, int dimension, VectorFormat format, boolean convert, LuceneStoreOptions options,
+      List<Redo> redo, long endLsn, StoreIo io) throws IOException {
     Directory dir = io.indexDirectory().apply(FSDirectory.open(path));
     MergeFailures mergeFailures = new MergeFailures();
     IndexWriter writer = null;
@@ -164,10 +169,10 @@ final class VectorIndex implements Closeable {
       TieredMergePolicy merges = new TieredMergePolicy();
       merges.setSegmentsPerTier(SEGMENTS_PER_TIER);
       IndexWriterConfig cfg = new IndexWriterConfig()
-          .setCodec(HnswFormat.codec(options.hnswMaxConn(), options.hnswBeamWidth()))
+          .setCodec(HnswFormat.codec(format, options.hnswMaxConn(), options.hnswBeamWidth()))
           .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
           .setRAMBufferSizeMB(RAM_BUFFER_MB)
-          .setMergePolicy(merges)
+          .setMergePolicy(new RewriteOnce(merges, convert))
           .setMergeScheduler(mergeFailures)
           .setCommitOnClose(false);
       writer = new IndexWriter(dir, cfg);
@@ -203,13 +208,51 @@ final class VectorIndex implements Closeable {
         }
         commit(writer, endLsn);
       }
-      return new VectorIndex(path, dir, writer, options.refreshEveryInserts(), mergeFailures);
+      if (convert && DirectoryReader.indexExists(dir)) {
+        // one merge of every segment (even a lone one) rewrites them all with the writer's codec: the recorded format
+        writer.forceMerge(1, true);
+        commit(writer, endLsn);
+      }
+      int oversample = options.searchOversample() > 0 ? options.searchOversample() : format.oversample();
+      return new VectorIndex(path, dir, format, oversample, writer, options.refreshEveryInserts(), mergeFailures);
     } catch (IOException | RuntimeException e) {
       if (writer != null) {
         writer.rollback();
       }
       dir.close();
       throw e;
+    }
+  }
+
+  /**
+   * The store's merge policy, except that the first forced merge after opening rewrites every segment in one merge
+   * (Lucene skips an index already down to one segment): how an index is converted to another vector format.
+   */
+  private static final class RewriteOnce extends org.apache.lucene.index.FilterMergePolicy {
+    private final java.util.concurrent.atomic.AtomicBoolean pending;
+
+    RewriteOnce(org.apache.lucene.index.MergePolicy in, boolean rewrite) {
+      super(in);
+      this.pending = new java.util.concurrent.atomic.AtomicBoolean(rewrite);
+    }
+
+    @Override
+    public MergeSpecification findForcedMerges(SegmentInfos infos, int maxSegmentCount,
+        Map<org.apache.lucene.index.SegmentCommitInfo, Boolean> segmentsToMerge, MergeContext context) throws IOException {
+      if (pending.get()) {
+        List<org.apache.lucene.index.SegmentCommitInfo> all = new ArrayList<>();
+        for (org.apache.lucene.index.SegmentCommitInfo s : infos) {
+          if (segmentsToMerge.containsKey(s) && !context.getMergingSegments().contains(s)) {
+            all.add(s);
+          }
+        }
+        if (!all.isEmpty() && pending.compareAndSet(true, false)) {
+          MergeSpecification spec = new MergeSpecification();
+          spec.add(new OneMerge(all));
+          return spec;
+        }
+      }
+      return super.findForcedMerges(infos, maxSegmentCount, segmentsToMerge, context);
     }
   }
 
@@ -420,7 +463,7 @@ final class VectorIndex implements Closeable {
       try {
         List<Tail> tails = new ArrayList<>(old.tails);
         tails.add(live);
-        view = new IndexView(old.reader, tails, old.groupDeletesBefore);
+        view = new IndexView(old.reader, tails, old.groupDeletesBefore, oversample);
         deletesBefore = groupDeletes.get(); // every delete counted here has reached the writer
       } finally {
         insertLock.writeLock().unlock();
@@ -430,7 +473,7 @@ final class VectorIndex implements Closeable {
         next = old.reader;
         next.incRef();
       }
-      view = new IndexView(next, List.of(live), deletesBefore);
+      view = new IndexView(next, List.of(live), deletesBefore, oversample);
       old.reader.decRef();
     } finally {
       refreshLock.unlock();
@@ -466,6 +509,11 @@ final class VectorIndex implements Closeable {
    * Merges the index down to at most {@code maxSegments} segments (each costs its own HNSW search),
    * waiting for the merge; inserts and reads go on meanwhile. Does not commit.
    */
+  /** How the HNSW graph holds vectors (the store's recorded format). */
+  VectorFormat format() {
+    return format;
+  }
+
   void forceMerge(int maxSegments) throws IOException {
     writer.forceMerge(maxSegments, true);
   }

@@ -100,7 +100,7 @@ class ModelRecordTest {
     }
   }
 
-  /** Rewrites {@code dir}'s metadata in format {@code version} (1: no id or flags; 2: no model). */
+  /** Rewrites {@code dir}'s metadata in format {@code version} (1: no id or flags; 2: no model; 3: no vector format). */
   static void downgrade(Path dir, int version) throws IOException {
     StoreMeta meta = StoreMeta.read(dir.resolve(StoreFiles.META));
     ByteWriter w = new ByteWriter(128);
@@ -108,6 +108,13 @@ class ModelRecordTest {
     if (version == 2) {
       w.putLong(meta.storeId().getMostSignificantBits()).putLong(meta.storeId().getLeastSignificantBits())
           .putByte(meta.settingsRecorded() ? 1 : 0);
+    }
+    if (version == 3) {
+      w.putLong(meta.storeId().getMostSignificantBits()).putLong(meta.storeId().getLeastSignificantBits())
+          .putByte((meta.settingsRecorded() ? 1 : 0) | (meta.model() != null ? 4 : 0));
+      if (meta.model() != null) {
+        w.putString(meta.model().id()).putInt(meta.model().dimension());
+      }
     }
     CRC32C crc = new CRC32C();
     crc.update(w.array(), 0, w.length());

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Phase A through Lucene's HNSW graphs against exact brute force, on clustered data (the hard case
  * for graph search: many near-duplicates per cluster, few links between clusters), with two
- * namespaces sharing the graphs so every search is filtered.
+ * namespaces sharing the graphs so every search is filtered; in every {@link VectorFormat} (the quantized ones
+ * rescore their candidates exactly, so the similarities are exact too).
  */
 class RecallQualityTest {
   static final int DIM = 64;
@@ -34,8 +35,9 @@ class RecallQualityTest {
 
   @TempDir Path dir;
 
-  @Test
-  void recallAtK_onClusteredData_isAtLeast95PercentOfExact() {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(VectorFormat.class)
+  void recallAtK_onClusteredData_isAtLeast95PercentOfExact(VectorFormat format) {
     SplittableRandom rnd = new SplittableRandom(42);
     float[][] centres = new float[CENTRES][];
     for (int c = 0; c < CENTRES; c++) {
@@ -46,7 +48,7 @@ class RecallQualityTest {
       points[i] = near(centres[rnd.nextInt(CENTRES)], 0.04, rnd);
     }
     // several segments with real graphs (each well over Lucene's 100-vector brute-force threshold)
-    LuceneStoreOptions options = LuceneStoreOptions.builder().refreshEveryInserts(400).build();
+    LuceneStoreOptions options = LuceneStoreOptions.builder().refreshEveryInserts(400).vectorFormat(format).build();
     try (LuceneStore store = LuceneStore.open(dir, DIM, options)) {
       Map<String, Integer> pointOfIntent = new ConcurrentHashMap<>();
       // four writers share each fsync (group commit); a threshold above 1 never merges: one group per point
@@ -72,7 +74,7 @@ class RecallQualityTest {
         found += approx.size();
       }
       double recall = found / (QUERIES * K);
-      assertThat(recall).as("recall@%d over %d queries", K, QUERIES).isGreaterThanOrEqualTo(0.95);
+      assertThat(recall).as("recall@%d over %d queries, %s", K, QUERIES, format).isGreaterThanOrEqualTo(0.95);
     }
   }
 
