@@ -87,6 +87,13 @@ final class EngineOptions {
       description = "Dimension of a NEW store (default: the embedding model's, or the first supplied embedding's).")
   @Nullable Integer dimension;
 
+  @Option(names = "--vector-format", paramLabel = "FORMAT",
+      description = "How the embedded store's vector index holds vectors: float32 (the default for new stores), int8, "
+          + "int7, int4, bbq2 or bbq1 (quantized: a smaller graph to search, candidates rescored exactly). A store keeps "
+          + "the format it was created with; naming another rewrites its index in it once (BENCHMARKS.md, \"Quantized "
+          + "vectors\").")
+  @Nullable String vectorFormat;
+
   @Option(names = "--lock-timeout", paramLabel = "SECONDS", defaultValue = "10",
       description = "How long to wait while another process uses the store (default: ${DEFAULT-VALUE}; 0 fails at once).")
   String lockTimeout = "10";
@@ -134,7 +141,9 @@ final class EngineOptions {
     if (!(seconds >= 0 && seconds <= 3600)) {
       throw MemLoopException.invalid("--lock-timeout", "must be in [0, 3600] seconds, got " + lockTimeout);
     }
-    return LuceneStoreOptions.builder().lockTimeout(Duration.ofMillis(Math.round(seconds * 1000))).build();
+    return LuceneStoreOptions.builder().lockTimeout(Duration.ofMillis(Math.round(seconds * 1000)))
+        .vectorFormat(vectorFormat == null ? null : io.memloop.store.lucene.VectorFormat.parse("--vector-format", vectorFormat))
+        .build();
   }
 
   /** Whether the command names a configuration (--preset or --set) rather than using the recorded one. */

@@ -70,6 +70,9 @@ final class LocalData implements DataAccess {
     o.put("store", engine.storeLabel());
     o.put("dimension", loop.store().dimension());
     o.put("model", Json.model(loop.store().model().orElse(null)));
+    if (loop.store() instanceof io.memloop.store.lucene.LuceneStore lucene) {
+      o.put("vectorFormat", lucene.vectorFormat().id());
+    }
     o.put("config", loop.config().asMap());
     o.put("namespaces", namespaces.stream().map(n -> {
       Map<String, Object> s = Json.stats(loop.stats(n));

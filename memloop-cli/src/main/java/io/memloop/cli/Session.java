@@ -43,6 +43,10 @@ final class Session {
     Checks.requireNamespace(o.namespace);
     if (o.isSolrStore()) {
       SolrStoreOptions.parse(o.store, "--store");
+      if (o.vectorFormat != null) {
+        throw MemLoopException.invalid("--vector-format", "applies to the embedded store only (a SolrCloud collection's "
+            + "vectors are as its schema says)");
+      }
     } else {
       storeDirectory(o);
     }

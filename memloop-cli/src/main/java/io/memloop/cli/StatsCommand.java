@@ -30,9 +30,10 @@ final class StatsCommand implements Callable<Integer> {
         return 0;
       }
       JsonNode model = o.path("model");
-      out.printf(Locale.ROOT, "store %s%s%s%n", o.path("store").asText(),
+      out.printf(Locale.ROOT, "store %s%s%s%s%n", o.path("store").asText(),
           o.has("dimension") ? " (" + o.path("dimension").asInt() + "-d)" : "",
-          model.isMissingNode() ? "" : ", embedding model " + (model.isNull() ? "not recorded" : model.path("id").asText()));
+          model.isMissingNode() ? "" : ", embedding model " + (model.isNull() ? "not recorded" : model.path("id").asText()),
+          o.has("vectorFormat") ? ", vectors " + o.path("vectorFormat").asText() : "");
       for (JsonNode s : o.path("namespaces")) {
         out.printf(Locale.ROOT,
             "namespace %s: %d memories in %d intent groups (%d success, %d failure), %d pending retrievals%n"

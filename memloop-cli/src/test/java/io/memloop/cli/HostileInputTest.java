@@ -313,6 +313,7 @@ class HostileInputTest {
         a -> add(a, "--embedder", pick(rnd, "gpt", "", "openai")),
         a -> add(a, "--dimension", pick(rnd, "0", "-1", "abc", "99999999", "4.0")),
         a -> add(a, "--lock-timeout", pick(rnd, "-1", "abc", "1e9", "NaN", "")),
+        a -> add(a, "--vector-format", pick(rnd, "", "int3", "FLOAT", "bbq", "int 8", "../int8")),
         a -> {
           a.add("--store");
           a.add(work.resolve("note.txt").toString()); // a file, not a directory

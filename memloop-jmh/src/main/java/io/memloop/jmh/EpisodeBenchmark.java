@@ -1,5 +1,7 @@
 package io.memloop.jmh;
 
+import io.memloop.store.lucene.VectorFormat;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import io.memloop.ClusteredVectors;
 import io.memloop.Intent;
 import io.memloop.MemLoop;
@@ -56,6 +58,14 @@ public class EpisodeBenchmark {
   @Param({"memrl", "default"})
   public String preset;
 
+  /** The index's vector format: the store built in it ({@code BuildStore SIZE SEED 10000 1 FORMAT}). */
+  @Param({"float32"})
+  public String format;
+
+  /** HNSW candidates as a multiple of a float graph's (0: the format's own; LuceneStoreOptions.searchOversample). */
+  @Param({"0"})
+  public int oversample;
+
   /** One forget per this many episodes (0: none). */
   @Param({"10"})
   public int forgetEvery;
@@ -67,8 +77,8 @@ public class EpisodeBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, "episode");
-    LuceneStore store = LuceneStore.open(dir);
+    Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, VectorFormat.parse("format", format), "episode");
+    LuceneStore store = LuceneStore.open(dir, LuceneStoreOptions.builder().searchOversample(oversample).build());
     loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.parse(preset))).reconfigure().build();
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
     queries = new float[QUERIES][];

@@ -1,5 +1,7 @@
 package io.memloop.jmh;
 
+import io.memloop.store.lucene.VectorFormat;
+import io.memloop.store.lucene.LuceneStoreOptions;
 import io.memloop.ClusteredVectors;
 import io.memloop.Intent;
 import io.memloop.MemLoop;
@@ -60,6 +62,14 @@ public class RetrievalBenchmark {
   @Param({"memrl", "default"})
   public String preset;
 
+  /** The index's vector format: the store built in it ({@code BuildStore SIZE SEED 10000 1 FORMAT}). */
+  @Param({"float32"})
+  public String format;
+
+  /** HNSW candidates as a multiple of a float graph's (0: the format's own; LuceneStoreOptions.searchOversample). */
+  @Param({"0"})
+  public int oversample;
+
   private LuceneStore store;
   private MemLoop loop;
   private MemLoopConfig config;
@@ -68,8 +78,8 @@ public class RetrievalBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, "retrieval");
-    store = LuceneStore.open(dir);
+    Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, VectorFormat.parse("format", format), "retrieval");
+    store = LuceneStore.open(dir, LuceneStoreOptions.builder().searchOversample(oversample).build());
     config = MemLoopConfig.preset(Preset.parse(preset));
     loop = MemLoop.builder().store(store).config(config).reconfigure().build(); // a scratch copy: record it
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED, size);
