@@ -157,7 +157,7 @@ public record ServerOptions(
   public static boolean isLoopback(String host) {
     String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     // an address literal 127.x.y.z, not any name that starts with "127." (127.0.0.1.evil.example is a DNS name)
-    return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+    return h.equals("127.0.0.1") || h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
         || LOOPBACK_V4.matcher(h).matches();
   }
 

@@ -99,14 +99,14 @@ final class IndexView {
 
   /**
    * How many candidates Lucene's HNSW search is asked for to return the best {@code k} groups of a graph of
-   * {@code graphSize} groups: {@code max(3k, k + 35)} (40 for k = 5) up to {@link #SMALL_GRAPH} groups, and
+   * {@code graphSize} groups: {@code max(3k, k + 25)} (30 for k = 5) up to {@link #SMALL_GRAPH} groups, and
    * {@code max(3k, k + 75)} (80) above. Measured recall@5 on the clustered stores (BENCHMARKS.md "Phase A
-   * recall@5"): at 100k, 40 candidates 1.000 (tuning queries) as 80 did, 30 → 0.998, 20 → 0.984; at 1M in one
-   * segment 32 → 0.85, 64 → 0.95, 80 → 0.97–0.99. The search is about half of a retrieval's CPU, so it is not
-   * made wider than the graph needs.
+   * recall@5"): at 100k, 30 candidates 0.990 on the tuning queries (2026-11-26; 40 → 0.998, 20 → 0.982) and 0.995
+   * held out; at 1M in one segment 32 → 0.85, 64 → 0.95, 80 → 0.97–0.99. The search is half of a served episode's
+   * CPU (JFR), so it is not made wider than the recall target (0.95) needs with a margin.
    */
   static long candidates(int k, int graphSize) {
-    return Math.max(3L * k, k + (graphSize <= SMALL_GRAPH ? 35L : 75L));
+    return Math.max(3L * k, k + (graphSize <= SMALL_GRAPH ? 25L : 75L));
   }
 
   /**
