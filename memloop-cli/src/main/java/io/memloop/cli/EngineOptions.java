@@ -94,6 +94,18 @@ final class EngineOptions {
           + "vectors\").")
   @Nullable String vectorFormat;
 
+  /** The command these options are mixed into: for notices on its stderr. */
+  @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE) picocli.CommandLine.Model.@Nullable CommandSpec mixee;
+
+  /** Prints {@code memloop: <line>} on the command's stderr (not its output, which may be JSON). */
+  void notice(String line) {
+    if (mixee != null) {
+      java.io.PrintWriter err = mixee.commandLine().getErr();
+      err.println("memloop: " + line);
+      err.flush();
+    }
+  }
+
   @Option(names = "--lock-timeout", paramLabel = "SECONDS", defaultValue = "10",
       description = "How long to wait while another process uses the store (default: ${DEFAULT-VALUE}; 0 fails at once).")
   String lockTimeout = "10";

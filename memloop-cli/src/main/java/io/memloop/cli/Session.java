@@ -11,6 +11,7 @@ import io.memloop.embeddings.OpenAiEmbedder;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
+import io.memloop.store.lucene.VectorFormat;
 import io.memloop.store.solr.SolrStore;
 import io.memloop.store.solr.SolrStoreOptions;
 import io.memloop.EmbeddingModel;
@@ -48,7 +49,13 @@ final class Session {
             + "vectors are as its schema says)");
       }
     } else {
-      storeDirectory(o);
+      Path dir = storeDirectory(o);
+      VectorFormat asked = options.vectorFormat();
+      if (asked != null) {
+        io.memloop.store.lucene.LuceneStore.recordedVectorFormat(dir).filter(f -> f != asked).ifPresent(f -> o.notice(
+            "rewriting the index of " + o.storeLabel() + " from " + f + " to " + asked + " vectors, once (about a minute per "
+                + "100,000 memories)"));
+      }
     }
     o.checkEventLog();
     Embedder embedder = embedder(o);

@@ -22,9 +22,13 @@ class VectorFormatCliTest {
     String store = dir.resolve("s").toString();
     ok("remember", "--store", store, "--embedder", "hashing", "--vector-format", "int4", "--intent", "restart the web server",
         "--experience", "systemctl restart nginx", "--outcome", "success");
-    assertThat(ok("stats", "--store", store, "--embedder", "hashing").out()).contains(", vectors int4\n");
-    assertThat(ok("stats", "--store", store, "--embedder", "hashing", "--vector-format", "float32").out())
-        .contains(", vectors float32\n");
+    Result same = ok("stats", "--store", store, "--embedder", "hashing", "--vector-format", "int4");
+    assertThat(same.out()).contains(", vectors int4\n");
+    assertThat(same.err()).doesNotContain("rewriting");
+    Result converted = ok("stats", "--store", store, "--embedder", "hashing", "--vector-format", "float32");
+    assertThat(converted.out()).contains(", vectors float32\n");
+    assertThat(converted.err()).startsWith("memloop: rewriting the index of ").contains("from int4 to float32 vectors");
+    assertThat(ok("stats", "--store", store, "--embedder", "hashing").out()).contains(", vectors float32\n");
     Result r = ok("retrieve", "--store", store, "--embedder", "hashing", "--intent", "restart the web server", "--json");
     assertThat(r.out()).contains("systemctl restart nginx");
   }

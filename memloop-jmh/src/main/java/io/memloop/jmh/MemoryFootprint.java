@@ -1,5 +1,6 @@
 package io.memloop.jmh;
 
+import io.memloop.store.lucene.VectorFormat;
 import io.memloop.ClusteredVectors;
 import io.memloop.store.lucene.LuceneStore;
 import java.io.IOException;
@@ -18,11 +19,13 @@ import java.util.Locale;
  *       kernel can drop under pressure; RssAnon also counts heap the JVM committed and has not
  *       returned, so both overstate the store's own need.
  * </ul>
- * 1,000 recalls run first so the index pages a search touches are mapped in.
+ * {@code QUERIES} recalls (default 1,000) run first so the index pages a search touches are mapped in; with
+ * {@code FORMAT}, the store built in that {@link VectorFormat} (its searches touch the quantized copy, and the float
+ * vectors only of the candidates they rescore).
  *
  * <pre>
  * java --add-modules jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx4g \
- *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.MemoryFootprint SIZE [SEED]
+ *   -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.MemoryFootprint SIZE [SEED] [FORMAT] [QUERIES]
  * </pre>
  */
 public final class MemoryFootprint {
@@ -31,12 +34,14 @@ public final class MemoryFootprint {
   public static void main(String[] args) throws IOException {
     int size = Integer.parseInt(args[0]);
     long seed = args.length > 1 ? Long.parseLong(args[1]) : Stores.DEFAULT_SEED;
+    VectorFormat format = args.length > 2 ? VectorFormat.parse("FORMAT", args[2]) : VectorFormat.FLOAT32;
+    int n = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
     ClusteredVectors vectors = new ClusteredVectors(seed, size);
-    float[][] queries = new float[1000][];
+    float[][] queries = new float[n][];
     for (int i = 0; i < queries.length; i++) {
       queries[i] = vectors.query(i);
     }
-    Path dir = Stores.scratchCopy(size, seed, "footprint");
+    Path dir = Stores.scratchCopy(size, seed, format, "footprint");
     Snapshot before = Snapshot.take();
     Snapshot open;
     try (LuceneStore store = LuceneStore.open(dir)) {
@@ -49,6 +54,7 @@ public final class MemoryFootprint {
       Stores.delete(dir);
     }
     System.out.printf(Locale.ROOT, "before open: %s%nstore open:  %s%n", before, open);
+    System.out.printf(Locale.ROOT, "format %s, %d recalls%n", format.id(), n);
     System.out.printf(Locale.ROOT,
         "per memory (n=%d): heap used after GC %.0f B, VmRSS %.0f B, RssAnon %.0f B, RssFile %.0f B%n", size,
         (open.heapUsed - before.heapUsed) / (double) size, (open.rss - before.rss) / (double) size,
