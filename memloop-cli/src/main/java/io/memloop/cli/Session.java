@@ -52,7 +52,7 @@ final class Session {
       Path dir = storeDirectory(o);
       VectorFormat asked = options.vectorFormat();
       if (asked != null) {
-        io.memloop.store.lucene.LuceneStore.recordedVectorFormat(dir).filter(f -> f != asked).ifPresent(f -> o.notice(
+        LuceneStore.recordedVectorFormat(dir).filter(f -> f != asked).ifPresent(f -> o.notice(
             "rewriting the index of " + o.storeLabel() + " from " + f + " to " + asked + " vectors, once (about a minute per "
                 + "100,000 memories)"));
       }

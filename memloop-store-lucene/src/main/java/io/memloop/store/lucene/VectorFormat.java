@@ -1,5 +1,6 @@
 package io.memloop.store.lucene;
 
+import io.memloop.Checks;
 import io.memloop.MemLoopException;
 import java.util.Arrays;
 import java.util.Locale;
@@ -89,12 +90,8 @@ public enum VectorFormat {
         return f;
       }
     }
-    throw MemLoopException.invalid(field, "'" + abbreviate(text) + "' is not a vector format (one of "
+    throw MemLoopException.invalid(field, "'" + Checks.abbreviate(text) + "' is not a vector format (one of "
         + Arrays.stream(values()).map(VectorFormat::id).collect(Collectors.joining(", ")) + ")");
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 40 ? s : s.substring(0, 40) + "...";
   }
 
   @Override

@@ -505,15 +505,15 @@ final class VectorIndex implements Closeable {
     writer.commit();
   }
 
-  /**
-   * Merges the index down to at most {@code maxSegments} segments (each costs its own HNSW search),
-   * waiting for the merge; inserts and reads go on meanwhile. Does not commit.
-   */
   /** How the HNSW graph holds vectors (the store's recorded format). */
   VectorFormat format() {
     return format;
   }
 
+  /**
+   * Merges the index down to at most {@code maxSegments} segments (each costs its own HNSW search),
+   * waiting for the merge; inserts and reads go on meanwhile. Does not commit.
+   */
   void forceMerge(int maxSegments) throws IOException {
     writer.forceMerge(maxSegments, true);
   }
