@@ -71,6 +71,7 @@ public final class BenchData {
     root.put("slip", o.slip()); // null: each environment's default outcome noise
     root.put("knobs", o.knobs()); // environment -> knob -> value: overrides of the environments' knobs
     root.put("embedder", report.modelId());
+    root.put("store", o.store().label()); // where the engine's runs kept their memories: memory or lucene/FORMAT
     root.put("policy", report.policy().id());
     if (report.policy() instanceof LlmPolicy llm) {
       LlmPolicy.Usage u = llm.usage();

@@ -2,11 +2,13 @@ package io.memloop.bench;
 
 import io.memloop.MemLoopException;
 import io.memloop.bench.strategy.Ablation;
+import io.memloop.bench.strategy.RunStore;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,10 +25,18 @@ import org.jspecify.annotations.Nullable;
  *     or {@code null} for each environment's default (0.05)
  * @param knobs environment → knob name → value: overrides of the environments' knobs at {@code size}
  *     ({@link #knobNames}), to run the benchmark on variants of them; every environment named must be run
+ * @param store where the engine's runs keep their memories ({@link RunStore#MEMORY} unless asked otherwise)
  */
 public record BenchOptions(
     List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies,
-    @Nullable Double slip, Map<String, Map<String, String>> knobs) {
+    @Nullable Double slip, Map<String, Map<String, String>> knobs, RunStore store) {
+
+  /** Options with the engine's runs in memory. */
+  public BenchOptions(
+      List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies,
+      @Nullable Double slip, Map<String, Map<String, String>> knobs) {
+    this(seeds, epochs, size, environments, strategies, slip, knobs, RunStore.MEMORY);
+  }
 
   /** Options with each environment's default outcome noise. */
   public BenchOptions(List<Long> seeds, int epochs, BenchSize size, List<String> environments, List<String> strategies) {
@@ -63,6 +73,7 @@ public record BenchOptions(
   public static final List<String> ENVIRONMENTS = EnvironmentCatalog.names();
 
   public BenchOptions {
+    Objects.requireNonNull(store, "store");
     seeds = List.copyOf(seeds);
     environments = List.copyOf(environments);
     strategies = List.copyOf(strategies);
@@ -115,28 +126,33 @@ public record BenchOptions(
   }
 
   public BenchOptions withSeeds(List<Long> s) {
-    return new BenchOptions(s, epochs, size, environments, strategies, slip, knobs);
+    return new BenchOptions(s, epochs, size, environments, strategies, slip, knobs, store);
   }
 
   public BenchOptions withEpochs(int e) {
-    return new BenchOptions(seeds, e, size, environments, strategies, slip, knobs);
+    return new BenchOptions(seeds, e, size, environments, strategies, slip, knobs, store);
   }
 
   public BenchOptions withEnvironments(List<String> e) {
-    return new BenchOptions(seeds, epochs, size, e, strategies, slip, knobs);
+    return new BenchOptions(seeds, epochs, size, e, strategies, slip, knobs, store);
   }
 
   public BenchOptions withStrategies(List<String> s) {
-    return new BenchOptions(seeds, epochs, size, environments, s, slip, knobs);
+    return new BenchOptions(seeds, epochs, size, environments, s, slip, knobs, store);
   }
 
   public BenchOptions withSlip(@Nullable Double s) {
-    return new BenchOptions(seeds, epochs, size, environments, strategies, s, knobs);
+    return new BenchOptions(seeds, epochs, size, environments, strategies, s, knobs, store);
   }
 
   /** The same options with these knob overrides (environment → knob name → value) instead of any before. */
   public BenchOptions withKnobs(Map<String, Map<String, String>> k) {
-    return new BenchOptions(seeds, epochs, size, environments, strategies, slip, k);
+    return new BenchOptions(seeds, epochs, size, environments, strategies, slip, k, store);
+  }
+
+  /** The same options with the engine's runs on {@code s}. */
+  public BenchOptions withStore(RunStore s) {
+    return new BenchOptions(seeds, epochs, size, environments, strategies, slip, knobs, s);
   }
 
   /** The overrides of {@code environment}'s knobs (empty when none). */

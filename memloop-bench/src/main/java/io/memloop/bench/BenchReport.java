@@ -2,6 +2,7 @@ package io.memloop.bench;
 
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
+import io.memloop.bench.strategy.RunStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -124,7 +125,8 @@ public final class BenchReport {
   static String knobsText(BenchOptions options) {
     List<String> set = new ArrayList<>();
     options.knobs().forEach((env, knobs) -> knobs.forEach((name, value) -> set.add(env + "." + name + "=" + value)));
-    return set.isEmpty() ? "" : ", knobs " + String.join(" ", set);
+    String store = options.store() == RunStore.MEMORY ? "" : ", engine store " + options.store().label();
+    return (set.isEmpty() ? "" : ", knobs " + String.join(" ", set)) + store;
   }
 
   /** One line of an LLM policy's usage, as the Markdown header and the report page print it. */

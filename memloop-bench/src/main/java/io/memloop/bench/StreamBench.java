@@ -99,7 +99,7 @@ public final class StreamBench {
                 if (name.equals(Headline.CEILING) != oracleFirst) {
                   continue;
                 }
-                Strategy strategy = strategy(name, world, strategies);
+                Strategy strategy = strategy(name, world, strategies).on(options.bench().store());
                 seedRuns.set(j, pool.submit(() -> {
                   int[] window = {0};
                   return loop.run(strategy, seed, acc -> listener.epochDone(envName, name, seed, ++window[0], acc));

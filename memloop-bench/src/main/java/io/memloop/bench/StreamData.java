@@ -45,6 +45,7 @@ public final class StreamData {
     root.put("slip", o.slip()); // null: each environment's default outcome noise
     root.put("knobs", o.knobs());
     root.put("embedder", report.modelId());
+    root.put("store", o.store().label()); // where the engine's runs kept their memories: memory or lucene/FORMAT
     root.put("policy", "frozen");
     root.put("wallSeconds", report.wallSeconds());
     Map<String, Object> stream = new LinkedHashMap<>();

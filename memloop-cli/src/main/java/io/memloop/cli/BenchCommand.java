@@ -12,6 +12,7 @@ import io.memloop.bench.StreamOptions;
 import io.memloop.bench.StreamReport;
 import io.memloop.bench.StreamReportWriter;
 import io.memloop.bench.StreamShape;
+import io.memloop.bench.strategy.RunStore;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
 import io.memloop.bench.llm.TranscriptWriter;
@@ -21,6 +22,7 @@ import io.memloop.bench.ReportWriter;
 import io.memloop.embed.Embedder;
 import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.embeddings.MiniLmEmbedder;
+import io.memloop.store.lucene.VectorFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -92,6 +94,17 @@ final class BenchCommand implements Callable<Integer> {
           + " sql tasks, distractorShare, heldOut; text-world houses, goalsPerHouse, rooms, spareSteps, heldOut;"
           + " hard-questions questions, duplicateShare, heldOut). Example: --knob text-world.rooms=9.")
   @Nullable List<String> knobs;
+
+  @Option(names = "--store", paramLabel = "memory|lucene", defaultValue = "memory",
+      description = "Where the engine's runs keep their memories: memory (default, fast) or lucene (the embedded store"
+          + " serve uses, in a temporary directory per run, every reward synced to disk), to check that a store leaves"
+          + " the learning as it is.")
+  String storeName = "memory";
+
+  @Option(names = "--vector-format", paramLabel = "FORMAT",
+      description = "With --store lucene: the index's vector format: float32 (default), int8, int7, int4, bbq2 or bbq1"
+          + " (BENCHMARKS.md, \"Quantized vectors\").")
+  @Nullable String vectorFormat;
 
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
       description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default) or hashing (lexical feature"
@@ -224,6 +237,7 @@ final class BenchCommand implements Callable<Integer> {
     if (knobs != null) {
       options = options.withKnobs(knobOverrides(knobs));
     }
+    options = options.withStore(runStore());
     PrintWriter err = spec.commandLine().getErr();
     boolean llm = switch (policy) {
       case "frozen" -> false;
@@ -248,6 +262,9 @@ final class BenchCommand implements Callable<Integer> {
       return stream(options, runsAtOnce, err);
     }
     if (opeValidation) {
+      if (options.store() != RunStore.MEMORY) {
+        throw MemLoopException.invalid("--store", "does not apply with --ope-validation (its logging runs keep their memories in memory)");
+      }
       if (llm || strategies != null) {
         throw MemLoopException.invalid("--ope-validation", "runs the frozen policy and its own candidates: drop --policy openai and --strategies");
       }
@@ -289,6 +306,23 @@ final class BenchCommand implements Callable<Integer> {
         progress.message(message);
       }
     };
+  }
+
+  /** {@code --store} and {@code --vector-format}; an error names the option. */
+  private RunStore runStore() {
+    switch (storeName) {
+      case "memory" -> {
+        if (vectorFormat != null) {
+          throw MemLoopException.invalid("--vector-format", "only applies with --store lucene");
+        }
+        return RunStore.MEMORY;
+      }
+      case "lucene" -> {
+        return RunStore.lucene(vectorFormat == null ? VectorFormat.DEFAULT : VectorFormat.parse("--vector-format", vectorFormat));
+      }
+      default -> throw MemLoopException.invalid("--store", "must be memory or lucene, got '"
+          + Text.printable(Checks.abbreviate(storeName)) + "'");
+    }
   }
 
   /** {@code --stream}: the stream mode over {@code options}' seeds, size, environments and strategies. */

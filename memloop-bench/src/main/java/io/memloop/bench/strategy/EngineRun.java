@@ -9,7 +9,6 @@ import io.memloop.Retrieval;
 import io.memloop.bench.Episode;
 import io.memloop.bench.PriorExperience;
 import io.memloop.bench.Task;
-import io.memloop.store.InMemoryStore;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.HashMap;
@@ -17,7 +16,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One run of the MemLoop engine under a configuration, on a fresh {@link InMemoryStore}: retrieve,
+ * One run of the MemLoop engine under a configuration, on a fresh store ({@link RunStore}; in memory unless
+ * asked otherwise): retrieve,
  * reward what was shown with the episode's reward, remember the episode. Strategies that change one
  * step (MemP's deletion, the oracle's selection) extend it.
  *
@@ -30,15 +30,31 @@ public class EngineRun implements MemoryRun {
   public static final String NAMESPACE = "bench";
 
   final MemLoop loop;
+  private final Runnable cleanup;
 
   protected EngineRun(MemLoopConfig config, int dimension, long seed) {
-    this.loop =
-        MemLoop.builder()
-            .store(new InMemoryStore(dimension))
-            .config(config)
-            .clock(InstantSource.fixed(Instant.EPOCH))
-            .seed(seed)
-            .build();
+    this(config, dimension, seed, RunStore.MEMORY);
+  }
+
+  protected EngineRun(MemLoopConfig config, int dimension, long seed, RunStore where) {
+    RunStore.Opened opened = where.open(dimension);
+    try {
+      this.loop =
+          MemLoop.builder()
+              .store(opened.store())
+              .config(config)
+              .clock(InstantSource.fixed(Instant.EPOCH))
+              .seed(seed)
+              .build();
+    } catch (RuntimeException e) {
+      try {
+        opened.store().close();
+      } finally {
+        opened.cleanup().run();
+      }
+      throw e;
+    }
+    this.cleanup = opened.cleanup();
   }
 
   @Override
@@ -84,6 +100,10 @@ public class EngineRun implements MemoryRun {
 
   @Override
   public void close() {
-    loop.close();
+    try {
+      loop.close();
+    } finally {
+      cleanup.run();
+    }
   }
 }

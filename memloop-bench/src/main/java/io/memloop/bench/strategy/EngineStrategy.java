@@ -6,13 +6,19 @@ import io.memloop.MemLoopConfig;
 final class EngineStrategy implements Strategy {
   private final String name;
   private final MemLoopConfig config;
+  private final RunStore where;
 
   EngineStrategy(String name, MemLoopConfig config) {
+    this(name, config, RunStore.MEMORY);
+  }
+
+  EngineStrategy(String name, MemLoopConfig config, RunStore where) {
     if (name.isBlank()) {
       throw new IllegalArgumentException("strategy name must not be blank");
     }
     this.name = name;
     this.config = config;
+    this.where = where;
   }
 
   @Override
@@ -22,6 +28,11 @@ final class EngineStrategy implements Strategy {
 
   @Override
   public MemoryRun start(int dimension, long seed) {
-    return new EngineRun(config, dimension, seed);
+    return new EngineRun(config, dimension, seed, where);
+  }
+
+  @Override
+  public Strategy on(RunStore store) {
+    return new EngineStrategy(name, config, store);
   }
 }

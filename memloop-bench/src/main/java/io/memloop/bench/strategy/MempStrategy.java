@@ -16,6 +16,16 @@ final class MempStrategy implements Strategy {
   static final int MIN_HITS = 3;
   static final double MAX_FAILING_RATE = 0.5;
 
+  private final RunStore where;
+
+  MempStrategy() {
+    this(RunStore.MEMORY);
+  }
+
+  private MempStrategy(RunStore where) {
+    this.where = where;
+  }
+
   @Override
   public String name() {
     return "memp";
@@ -23,14 +33,19 @@ final class MempStrategy implements Strategy {
 
   @Override
   public MemoryRun start(int dimension, long seed) {
-    return new Run(dimension, seed);
+    return new Run(dimension, seed, where);
+  }
+
+  @Override
+  public Strategy on(RunStore store) {
+    return new MempStrategy(store);
   }
 
   private static final class Run extends EngineRun {
     private final Map<String, int[]> hits = new HashMap<>(); // id -> {shown, successes}
 
-    Run(int dimension, long seed) {
-      super(MemLoopConfig.preset(Preset.SIMILARITY), dimension, seed);
+    Run(int dimension, long seed, RunStore where) {
+      super(MemLoopConfig.preset(Preset.SIMILARITY), dimension, seed, where);
     }
 
     @Override

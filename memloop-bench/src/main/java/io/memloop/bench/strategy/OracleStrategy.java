@@ -73,6 +73,15 @@ final class OracleStrategy implements Strategy {
     return NAME;
   }
 
+  /**
+   * The same oracle with its shadows on {@code store}, so that each still reproduces its strategy's run there. Its
+   * own view reads every experience it keeps, whatever the store, so it keeps them in memory.
+   */
+  @Override
+  public Strategy on(RunStore store) {
+    return new OracleStrategy(truth, shadows.stream().map(s -> s.on(store)).toList());
+  }
+
   /** Its shadows' names, in the order their views are tried. */
   List<String> shadowNames() {
     return shadows.stream().map(Strategy::name).toList();

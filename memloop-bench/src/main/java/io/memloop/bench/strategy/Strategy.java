@@ -28,6 +28,14 @@ public interface Strategy {
     return start(dimension, Seeds.derive(runSeed, "strategy:" + name()));
   }
 
+  /**
+   * This strategy with its engine runs on {@code store} ({@link RunStore}); a strategy that keeps no engine store
+   * (the floor, the plain baselines) is returned as it is.
+   */
+  default Strategy on(RunStore store) {
+    return this;
+  }
+
   /** The floor: never retrieves, never stores. */
   static Strategy noMemory() {
     return NoMemoryStrategy.INSTANCE;
