@@ -2,7 +2,6 @@ package io.memloop.bench;
 
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
-import io.memloop.bench.strategy.RunStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -125,7 +124,7 @@ public final class BenchReport {
   static String knobsText(BenchOptions options) {
     List<String> set = new ArrayList<>();
     options.knobs().forEach((env, knobs) -> knobs.forEach((name, value) -> set.add(env + "." + name + "=" + value)));
-    String store = options.store() == RunStore.MEMORY ? "" : ", engine store " + options.store().label();
+    String store = options.store().inMemory() ? "" : ", engine store " + options.store().label();
     return (set.isEmpty() ? "" : ", knobs " + String.join(" ", set)) + store;
   }
 

@@ -262,7 +262,7 @@ final class BenchCommand implements Callable<Integer> {
       return stream(options, runsAtOnce, err);
     }
     if (opeValidation) {
-      if (options.store() != RunStore.MEMORY) {
+      if (!options.store().inMemory()) {
         throw MemLoopException.invalid("--store", "does not apply with --ope-validation (its logging runs keep their memories in memory)");
       }
       if (llm || strategies != null) {

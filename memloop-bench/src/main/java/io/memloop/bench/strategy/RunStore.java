@@ -31,6 +31,11 @@ public record RunStore(@Nullable VectorFormat format) {
     return new RunStore(Objects.requireNonNull(format, "format"));
   }
 
+  /** Whether this is the in-memory store. */
+  public boolean inMemory() {
+    return format == null;
+  }
+
   /** {@code memory} or {@code lucene/FORMAT}, as reports name it. */
   public String label() {
     return format == null ? "memory" : "lucene/" + format.id();
