@@ -142,14 +142,14 @@ public final class LuceneStore implements MemoryStore {
    * The vector format recorded in the store at {@code dir} ({@link #vectorFormat()}), read without opening it; empty
    * when there is no store there or its metadata cannot be read (opening it reports why).
    */
-  public static java.util.Optional<VectorFormat> recordedVectorFormat(Path dir) {
+  public static Optional<VectorFormat> recordedVectorFormat(Path dir) {
     if (!exists(dir)) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
-      return java.util.Optional.of(StoreMeta.read(dir.resolve(StoreFiles.META)).vectorFormat());
-    } catch (java.io.IOException | MemLoopException e) {
-      return java.util.Optional.empty();
+      return Optional.of(StoreMeta.read(dir.resolve(StoreFiles.META)).vectorFormat());
+    } catch (IOException | MemLoopException e) {
+      return Optional.empty();
     }
   }
 
