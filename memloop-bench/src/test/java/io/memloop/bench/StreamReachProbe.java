@@ -7,8 +7,13 @@ import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.embeddings.MiniLmEmbedder;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -131,237 +136,263 @@ final class StreamReachProbe {
     return s;
   }
 
+  /** Variants run when {@code -Dvariants} is not given: every one the javadoc describes. */
+  static final String VARIANTS =
+      "raw,centered,standardised,demote,cluster,cluster-dedup,cluster-centroid,fail10-first,fail10-last,"
+          + "kindfail-first,kindfail-last";
+
   public static void main(String[] args) throws Exception {
     String model = args.length > 0 ? args[0] : "hashing";
     int length = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-    long[] seeds = java.util.Arrays.stream(System.getProperty("seeds", "3001,3002").split(",")).mapToLong(Long::parseLong).toArray();
+    long[] seeds = Arrays.stream(System.getProperty("seeds", "3001,3002").split(",")).mapToLong(Long::parseLong).toArray();
+    List<String> variants = List.of(System.getProperty("variants", VARIANTS).split(","));
     Embedder embedder = model.equals("minilm") ? MiniLmEmbedder.create() : new HashingEmbedder();
-    for (String envName : List.of("recurring-ops", "sql", "text-world", "hard-questions")) {
-      for (String kText : System.getProperty("k", "3").split(",")) {
-        int k = Integer.parseInt(kText);
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-15s k=%d", envName, k));
-        for (String simName : List.of(System.getProperty("variants", "raw,centered,standardised,demote,cluster,cluster-centroid,fail10-first,fail10-last,kindfail-first,kindfail-last").split(","))) {
-          double total = 0;
-          int reach = 0;
-          int exists = 0;
-          int[] catN = new int[3];
-          int[] catS = new int[3];
-          for (long seed : seeds) {
-            Environment env = EnvironmentCatalog.named(envName).create(seed, BenchSize.FULL, null, java.util.Map.of());
-            StreamWorld world = ((StreamSource) env).stream(seed, new StreamShape(length, 0.5, 1.0 / 3));
-            IntentEmbeddings emb = IntentEmbeddings.of(embedder, StreamLoop.intents(world));
-            Sim sim = switch (simName) {
-              case "centered" -> new Stats(1);
-              case "standardised" -> new Stats(2);
-              default -> new Raw();
-            };
-            List<float[]> vecs = new ArrayList<>();
-            List<Memory> mems = new ArrayList<>();
-            List<Integer> parent = new ArrayList<>();
-            List<Boolean> ok = new ArrayList<>();
-            List<String> kinds = new ArrayList<>();
-            for (PriorExperience p : world.priorExperiences()) {
-              float[] z = emb.of(new Task("prior", p.intent()));
-              vecs.add(z);
-              mems.add(memory(mems.size(), p.intent(), z, p.experience(), p.outcome()));
-              parent.add(-1);
-              kinds.add("prior");
-              ok.add(p.outcome() == Outcome.SUCCESS);
-              sim.observe(z);
+    try {
+      for (String envName : List.of("recurring-ops", "sql", "text-world", "hard-questions")) {
+        for (String kText : System.getProperty("k", "3").split(",")) {
+          int k = Integer.parseInt(kText);
+          StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-15s k=%d", envName, k));
+          for (String variant : variants) {
+            Tally tally = new Tally();
+            for (long seed : seeds) {
+              runStream(envName, seed, length, embedder, variant, k, tally);
             }
-            long streamSeed = Seeds.derive(Seeds.derive(seed, "policy:" + envName), "stream");
-            int solved = 0;
-            for (int i = 0; i < world.tasks().size(); i++) {
-              Task task = world.tasks().get(i).task();
-              float[] z = emb.of(task);
-              sim.observe(z);
-              double[] raw = new Raw().score(z, vecs);
-              double[] s = sim.score(z, vecs);
-              List<Integer> pool = new ArrayList<>();
-              for (int j = 0; j < raw.length; j++) {
-                if (raw[j] >= 0.5) {
-                  pool.add(j);
-                }
-              }
-              pool.sort((a, b) -> s[a] != s[b] ? Double.compare(s[b], s[a]) : Integer.compare(b, a));
-              if (simName.startsWith("cluster")) {
-                int nn = raw.length;
-                int[] root = new int[nn];
-                for (int j = 0; j < nn; j++) {
-                  root[j] = j;
-                }
-                for (int j = 0; j < nn; j++) {
-                  if (ok.get(j) && parent.get(j) >= 0) {
-                    int a = find(root, j);
-                    int b = find(root, parent.get(j));
-                    root[a] = b;
-                  }
-                }
-                java.util.Map<Integer, Double> pos = new java.util.HashMap<>();
-                java.util.Map<Integer, Double> neg = new java.util.HashMap<>();
-                for (int j = 0; j < nn; j++) {
-                  if (ok.get(j)) {
-                    pos.merge(find(root, j), raw[j], Math::max);
-                  } else if (parent.get(j) >= 0) {
-                    neg.merge(find(root, parent.get(j)), raw[j], Math::max);
-                  }
-                }
-                java.util.Map<Integer, double[]> centroid = new java.util.HashMap<>();
-                if (simName.contains("centroid")) {
-                  for (int j = 0; j < nn; j++) {
-                    if (ok.get(j)) {
-                      double[] c = centroid.computeIfAbsent(find(root, j), x -> new double[z.length]);
-                      float[] v = vecs.get(j);
-                      for (int d = 0; d < v.length; d++) {
-                        c[d] += v[d];
-                      }
-                    }
-                  }
-                }
-                double[] eff = new double[nn];
-                boolean[] bad = new boolean[nn];
-                for (int j : pool) {
-                  if (ok.get(j)) {
-                    int c = find(root, j);
-                    eff[j] = pos.get(c);
-                    if (simName.contains("centroid")) {
-                      double[] cv = centroid.get(c);
-                      double dotc = 0;
-                      double norm = 0;
-                      for (int d = 0; d < cv.length; d++) {
-                        dotc += cv[d] * z[d];
-                        norm += cv[d] * cv[d];
-                      }
-                      eff[j] = dotc / Math.sqrt(norm);
-                    }
-                    bad[j] = !simName.contains("nodemote") && neg.getOrDefault(c, -2.0) >= eff[j];
-                  } else {
-                    eff[j] = raw[j];
-                  }
-                }
-                List<Integer> sorted = new ArrayList<>(pool);
-                sorted.sort((a, b) -> bad[a] != bad[b] ? (bad[a] ? 1 : -1)
-                    : eff[a] != eff[b] ? Double.compare(eff[b], eff[a]) : Double.compare(raw[b], raw[a]));
-                if (simName.endsWith("dedup")) {
-                  java.util.Set<Integer> seenC = new java.util.HashSet<>();
-                  List<Integer> d = new ArrayList<>();
-                  for (int j : sorted) {
-                    if (!ok.get(j) || seenC.add(find(root, j))) {
-                      d.add(j);
-                    }
-                  }
-                  sorted = d;
-                }
-                pool = sorted;
-              } else if (simName.startsWith("demote")) {
-                double margin = simName.equals("demote-margin") ? 0.02 : 0;
-                double[] opp = new double[raw.length];
-                java.util.Arrays.fill(opp, -2);
-                for (int f = 0; f < raw.length; f++) {
-                  if (!ok.get(f) && parent.get(f) >= 0) {
-                    opp[parent.get(f)] = Math.max(opp[parent.get(f)], raw[f]);
-                  }
-                }
-                List<Integer> keep = new ArrayList<>();
-                List<Integer> demoted = new ArrayList<>();
-                for (int j : pool) {
-                  (ok.get(j) && opp[j] + margin >= raw[j] ? demoted : keep).add(j);
-                }
-                pool = keep;
-                if (!simName.equals("demote-drop")) {
-                  pool.addAll(demoted);
-                }
-              }
-              List<Memory> shown = new ArrayList<>();
-              boolean helps = false;
-              boolean any = false;
-              for (int r = 0; r < pool.size(); r++) {
-                Memory m = mems.get(pool.get(r));
-                boolean h = world.helps(task, m);
-                any |= h;
-                if (r < k) {
-                  shown.add(m);
-                  helps |= h;
-                }
-              }
-              exists += any ? 1 : 0;
-              if (simName.startsWith("kindfail")) { // ground truth: every failure note of the instance's own kind
-                List<String> parts = new ArrayList<>();
-                String kind = world.tasks().get(i).kind();
-                for (int j = mems.size() - 1; j >= 0; j--) {
-                  if (!ok.get(j) && kinds.get(j).equals(kind)) {
-                    parts.addAll(mems.get(j).parts());
-                  }
-                }
-                if (!parts.isEmpty()) {
-                  shown = new ArrayList<>(shown);
-                  Memory merged = memory(-1, "merged", z, String.join(Memory.PART_SEPARATOR, parts), Outcome.FAILURE);
-                  if (simName.endsWith("first")) {
-                    shown.add(0, merged);
-                  } else {
-                    shown.add(merged);
-                  }
-                }
-              }
-              if (simName.startsWith("fail")) {
-                int nf = Integer.parseInt(simName.substring(4, simName.indexOf('-')));
-                List<String> parts = new ArrayList<>();
-                for (int r = 0; r < Math.min(nf, pool.size()); r++) {
-                  Memory m = mems.get(pool.get(r));
-                  if (m.outcome() == Outcome.FAILURE) {
-                    parts.addAll(m.parts());
-                  }
-                }
-                if (!parts.isEmpty()) {
-                  Memory merged = memory(-1, "merged", z, String.join(Memory.PART_SEPARATOR, parts), Outcome.FAILURE);
-                  shown = new ArrayList<>(shown);
-                  if (simName.endsWith("first")) {
-                    shown.add(0, merged);
-                  } else {
-                    shown.add(merged);
-                  }
-                }
-              }
-              reach += helps ? 1 : 0;
-              Episode e = world.attempt(task, shown, new SplittableRandom(Seeds.derive(streamSeed, 0, i)));
-              solved += e.success() ? 1 : 0;
-              int cat = 2;
-              for (Memory m : shown) {
-                if (m.outcome() == Outcome.SUCCESS) {
-                  cat = world.helps(task, m) ? 0 : (helps ? 1 : 2);
-                  break;
-                }
-              }
-              if (cat == 2 && helps) cat = 1;
-              catN[cat]++;
-              catS[cat] += e.success() ? 1 : 0;
-              int used = -1;
-              for (Memory m : shown) {
-                if (m.outcome() == Outcome.SUCCESS) {
-                  used = Integer.parseInt(m.id().substring(1));
-                  break;
-                }
-              }
-              parent.add(used);
-              kinds.add(world.tasks().get(i).kind());
-              ok.add(e.success());
-              vecs.add(z);
-              mems.add(memory(mems.size(), task.intent(), z, e.experience(), e.success() ? Outcome.SUCCESS : Outcome.FAILURE));
-            }
-            total += solved / (double) world.tasks().size();
-            if (env instanceof AutoCloseable c) {
-              c.close();
-            }
+            line.append(String.format(Locale.ROOT, "  %s %.3f %s", variant, tally.success / seeds.length, tally));
           }
-          line.append(String.format(Locale.ROOT, "  %s %.3f (reach %d/%d) firstHelps %d:%.2f helperLater %d:%.2f none %d:%.2f", simName, total / seeds.length, reach, exists,
-              catN[0], catS[0] / (double) catN[0], catN[1], catS[1] / (double) catN[1], catN[2], catS[2] / (double) catN[2]));
+          System.out.println(line);
         }
-        System.out.println(line);
+      }
+    } finally {
+      if (embedder instanceof AutoCloseable c) {
+        c.close();
       }
     }
-    if (embedder instanceof AutoCloseable c) {
-      c.close();
+  }
+
+  /** What one variant did over its seeds. */
+  static final class Tally {
+    double success; // summed over seeds of each stream's mean success
+    int reach; // episodes with a helper among the k shown
+    int exists; // episodes with a helper above the gate
+    final int[] episodes = new int[3]; // by case: first shown success helps, a helper behind another success, none
+    final int[] solved = new int[3];
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "(reach %d/%d) firstHelps %d:%.2f helperLater %d:%.2f none %d:%.2f", reach,
+          exists, episodes[0], solved[0] / (double) episodes[0], episodes[1], solved[1] / (double) episodes[1],
+          episodes[2], solved[2] / (double) episodes[2]);
     }
+  }
+
+  /** One stream of {@code envName} and {@code seed} with the variant's ranking and shown set, into {@code tally}. */
+  static void runStream(String envName, long seed, int length, Embedder embedder, String variant, int k, Tally tally)
+      throws Exception {
+    Environment env = EnvironmentCatalog.named(envName).create(seed, BenchSize.FULL, null, Map.of());
+    try {
+      StreamWorld world = ((StreamSource) env).stream(seed, new StreamShape(length, 0.5, 1.0 / 3));
+      IntentEmbeddings emb = IntentEmbeddings.of(embedder, StreamLoop.intents(world));
+      Sim sim = switch (variant) {
+        case "centered" -> new Stats(1);
+        case "standardised" -> new Stats(2);
+        default -> new Raw();
+      };
+      Store store = new Store();
+      for (PriorExperience p : world.priorExperiences()) {
+        float[] z = emb.of(new Task("prior", p.intent()));
+        store.add(z, memory(store.size(), p.intent(), z, p.experience(), p.outcome()), -1, "prior");
+        sim.observe(z);
+      }
+      long streamSeed = Seeds.derive(Seeds.derive(seed, "policy:" + envName), "stream");
+      int solved = 0;
+      for (int i = 0; i < world.tasks().size(); i++) {
+        StreamTask instance = world.tasks().get(i);
+        Task task = instance.task();
+        float[] z = emb.of(task);
+        sim.observe(z);
+        double[] raw = new Raw().score(z, store.vecs);
+        double[] s = sim instanceof Raw ? raw : sim.score(z, store.vecs);
+        List<Integer> pool = new ArrayList<>();
+        for (int j = 0; j < raw.length; j++) {
+          if (raw[j] >= 0.5) {
+            pool.add(j);
+          }
+        }
+        pool.sort((a, b) -> s[a] != s[b] ? Double.compare(s[b], s[a]) : Integer.compare(b, a));
+        if (variant.startsWith("cluster")) {
+          pool = byClusters(pool, raw, z, store, variant);
+        } else if (variant.equals("demote")) {
+          pool = demoted(pool, raw, store);
+        }
+        List<Memory> shown = new ArrayList<>();
+        boolean helps = false;
+        boolean any = false;
+        for (int r = 0; r < pool.size(); r++) {
+          Memory m = store.mems.get(pool.get(r));
+          boolean h = world.helps(task, m);
+          any |= h;
+          if (r < k) {
+            shown.add(m);
+            helps |= h;
+          }
+        }
+        tally.exists += any ? 1 : 0;
+        tally.reach += helps ? 1 : 0;
+        if (variant.startsWith("kindfail")) { // ground truth: every failure note of the instance's own kind
+          List<String> parts = new ArrayList<>();
+          for (int j = store.size() - 1; j >= 0; j--) {
+            if (!store.ok.get(j) && store.kinds.get(j).equals(instance.kind())) {
+              parts.addAll(store.mems.get(j).parts());
+            }
+          }
+          shown = withNote(shown, parts, z, variant.endsWith("first"));
+        } else if (variant.startsWith("fail")) {
+          int nearest = Integer.parseInt(variant.substring(4, variant.indexOf('-')));
+          List<String> parts = new ArrayList<>();
+          for (int r = 0; r < Math.min(nearest, pool.size()); r++) {
+            Memory m = store.mems.get(pool.get(r));
+            if (m.outcome() == Outcome.FAILURE) {
+              parts.addAll(m.parts());
+            }
+          }
+          shown = withNote(shown, parts, z, variant.endsWith("first"));
+        }
+        Episode e = world.attempt(task, shown, new SplittableRandom(Seeds.derive(streamSeed, 0, i)));
+        solved += e.success() ? 1 : 0;
+        // the success the policy reads first: the memory per-task learning assumes was used
+        Memory firstSuccess = shown.stream().filter(m -> m.outcome() == Outcome.SUCCESS).findFirst().orElse(null);
+        int kase = firstSuccess == null ? 2 : world.helps(task, firstSuccess) ? 0 : helps ? 1 : 2;
+        tally.episodes[kase]++;
+        tally.solved[kase] += e.success() ? 1 : 0;
+        int used = firstSuccess == null ? -1 : Integer.parseInt(firstSuccess.id().substring(1));
+        store.add(z, memory(store.size(), task.intent(), z, e.experience(), e.success() ? Outcome.SUCCESS : Outcome.FAILURE),
+            used, instance.kind());
+      }
+      tally.success += solved / (double) world.tasks().size();
+    } finally {
+      if (env instanceof AutoCloseable c) {
+        c.close();
+      }
+    }
+  }
+
+  /** Every instance remembered, oldest first, with what the probe knows of it. */
+  static final class Store {
+    final List<float[]> vecs = new ArrayList<>();
+    final List<Memory> mems = new ArrayList<>();
+    final List<Integer> parent = new ArrayList<>(); // the first success its episode was shown, or -1
+    final List<Boolean> ok = new ArrayList<>(); // its episode succeeded
+    final List<String> kinds = new ArrayList<>(); // ground truth, for the bounds only
+
+    void add(float[] z, Memory m, int usedMemory, String kind) {
+      vecs.add(z);
+      mems.add(m);
+      parent.add(usedMemory);
+      ok.add(m.outcome() == Outcome.SUCCESS);
+      kinds.add(kind);
+    }
+
+    int size() {
+      return mems.size();
+    }
+  }
+
+  /** {@code demote}: a success goes last when a failed episode that used it is at least as near the query. */
+  static List<Integer> demoted(List<Integer> pool, double[] raw, Store store) {
+    double[] opposed = new double[raw.length];
+    Arrays.fill(opposed, -2);
+    for (int f = 0; f < raw.length; f++) {
+      if (!store.ok.get(f) && store.parent.get(f) >= 0) {
+        opposed[store.parent.get(f)] = Math.max(opposed[store.parent.get(f)], raw[f]);
+      }
+    }
+    List<Integer> keep = new ArrayList<>();
+    List<Integer> last = new ArrayList<>();
+    for (int j : pool) {
+      (store.ok.get(j) && opposed[j] >= raw[j] ? last : keep).add(j);
+    }
+    keep.addAll(last);
+    return keep;
+  }
+
+  /**
+   * {@code cluster*}: successes chained by use (a success whose episode was shown another success joins its
+   * cluster), each scored by its cluster's nearest member (or, {@code -centroid}, the cosine to the members' mean
+   * intent), demoted when a failed use of the cluster is at least as near; {@code -dedup} keeps one per cluster.
+   */
+  static List<Integer> byClusters(List<Integer> pool, double[] raw, float[] z, Store store, String variant) {
+    int n = raw.length;
+    int[] root = new int[n];
+    for (int j = 0; j < n; j++) {
+      root[j] = j;
+    }
+    for (int j = 0; j < n; j++) {
+      if (store.ok.get(j) && store.parent.get(j) >= 0) {
+        root[find(root, j)] = find(root, store.parent.get(j));
+      }
+    }
+    Map<Integer, Double> nearest = new HashMap<>();
+    Map<Integer, Double> opposed = new HashMap<>();
+    Map<Integer, double[]> sum = new HashMap<>();
+    for (int j = 0; j < n; j++) {
+      if (store.ok.get(j)) {
+        int c = find(root, j);
+        nearest.merge(c, raw[j], Math::max);
+        double[] v = sum.computeIfAbsent(c, x -> new double[z.length]);
+        float[] intent = store.vecs.get(j);
+        for (int d = 0; d < intent.length; d++) {
+          v[d] += intent[d];
+        }
+      } else if (store.parent.get(j) >= 0) {
+        opposed.merge(find(root, store.parent.get(j)), raw[j], Math::max);
+      }
+    }
+    boolean centroid = variant.contains("centroid");
+    double[] score = new double[n];
+    boolean[] last = new boolean[n];
+    for (int j : pool) {
+      if (!store.ok.get(j)) {
+        score[j] = raw[j];
+        continue;
+      }
+      int c = find(root, j);
+      score[j] = centroid ? cosine(sum.get(c), z) : nearest.get(c);
+      last[j] = opposed.getOrDefault(c, -2.0) >= score[j];
+    }
+    List<Integer> sorted = new ArrayList<>(pool);
+    sorted.sort((a, b) -> last[a] != last[b] ? (last[a] ? 1 : -1)
+        : score[a] != score[b] ? Double.compare(score[b], score[a]) : Double.compare(raw[b], raw[a]));
+    if (!variant.endsWith("dedup")) {
+      return sorted;
+    }
+    Set<Integer> seen = new HashSet<>();
+    List<Integer> onePerCluster = new ArrayList<>();
+    for (int j : sorted) {
+      if (!store.ok.get(j) || seen.add(find(root, j))) {
+        onePerCluster.add(j);
+      }
+    }
+    return onePerCluster;
+  }
+
+  static double cosine(double[] v, float[] unit) {
+    double dot = 0;
+    double norm = 0;
+    for (int d = 0; d < v.length; d++) {
+      dot += v[d] * unit[d];
+      norm += v[d] * v[d];
+    }
+    return dot / Math.sqrt(norm);
+  }
+
+  /** {@code shown} with {@code parts} as one failure note, first or last; {@code shown} itself when there are none. */
+  static List<Memory> withNote(List<Memory> shown, List<String> parts, float[] z, boolean first) {
+    if (parts.isEmpty()) {
+      return shown;
+    }
+    List<Memory> out = new ArrayList<>(shown);
+    out.add(first ? 0 : out.size(), memory(-1, "merged", z, String.join(Memory.PART_SEPARATOR, parts), Outcome.FAILURE));
+    return out;
   }
 
   static Memory memory(int i, String intent, float[] z, String experience, Outcome outcome) {
