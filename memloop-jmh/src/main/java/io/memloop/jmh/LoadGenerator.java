@@ -31,20 +31,21 @@ import org.HdrHistogram.Histogram;
  * episode latency p50 / p90 / p99 / max.
  *
  * <pre>
- * java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.LoadGenerator URL KEY NAMESPACE http|mcp SECONDS RATE...
+ * java -cp memloop-jmh/target/benchmarks.jar io.memloop.jmh.LoadGenerator URL KEY NAMESPACE http|mcp|floor SECONDS RATE...
  * </pre>
  * With the environment variable {@code MEMLOOP_SERVER_PID} set to the server's process id (same machine), each
- * window also reports the server's CPU time (user + system, from {@code /proc/PID/stat}) per achieved episode.
+ * window also reports the server's CPU time (user + system, from {@code /proc/PID/stat}) per achieved episode; every
+ * window reports the generator's own CPU time per achieved episode (it shares the machine with the server).
  * {@code http} sends caller-supplied 384-d embeddings (queries near the clusters of a store built by
  * {@link BuildStore}); {@code mcp} calls the tools with task texts (the server embeds them) over a pool
- * of 64 MCP sessions.
+ * of 64 MCP sessions; {@code floor} two {@code GET /v1/health} (the HTTP path's own cost, {@link FloorEpisode}).
  */
 public final class LoadGenerator {
   private LoadGenerator() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length < 6) {
-      System.err.println("usage: LoadGenerator URL KEY NAMESPACE http|mcp SECONDS RATE...");
+      System.err.println("usage: LoadGenerator URL KEY NAMESPACE http|mcp|floor SECONDS RATE...");
       System.exit(2);
     }
     String url = args[0];
@@ -52,24 +53,35 @@ public final class LoadGenerator {
     String ns = args[2];
     boolean mcp = args[3].equals("mcp");
     int seconds = Integer.parseInt(args[4]);
-    Episode episode = mcp ? new McpEpisode(url, key, ns) : new HttpEpisode(url, key, ns);
+    Episode episode = mcp ? new McpEpisode(url, key, ns)
+        : args[3].equals("floor") ? new FloorEpisode(url) : new HttpEpisode(url, key, ns);
     String pid = System.getenv("MEMLOOP_SERVER_PID");
     System.out.printf(Locale.ROOT, "%-9s %9s %9s %7s %8s %8s %8s %8s%s%n",
-        "transport", "offered/s", "achieved/s", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms", pid == null ? "" : "  cpu ms/episode");
+        "transport", "offered/s", "achieved/s", "errors", "p50 ms", "p90 ms", "p99 ms", "max ms",
+        (pid == null ? "" : "  cpu ms/episode") + "  generator cpu ms/episode");
     run(episode, 200, 3, false); // warm-up
     for (int i = 5; i < args.length; i++) {
       int rate = Integer.parseInt(args[i]);
       long cpuBefore = cpuTicks(pid);
+      long ownBefore = ownCpuNanos();
       Result r = run(episode, rate, seconds, true);
       long cpuAfter = cpuTicks(pid);
-      String cpu = pid == null ? ""
-          : String.format(Locale.ROOT, "  %14.3f", (cpuAfter - cpuBefore) * 1000.0 / TICKS_PER_SECOND / (r.achieved() * seconds));
+      double episodes = r.achieved() * seconds;
+      String cpu = (pid == null ? ""
+          : String.format(Locale.ROOT, "  %14.3f", (cpuAfter - cpuBefore) * 1000.0 / TICKS_PER_SECOND / episodes))
+          + String.format(Locale.ROOT, "  %24.3f", (ownCpuNanos() - ownBefore) / 1e6 / episodes);
       System.out.printf(Locale.ROOT, "%-9s %9d %9.0f %7d %8.2f %8.2f %8.2f %8.1f%s%n", args[3], rate, r.achieved(), r.errors(),
           r.h().getValueAtPercentile(50) / 1e3, r.h().getValueAtPercentile(90) / 1e3, r.h().getValueAtPercentile(99) / 1e3,
           r.h().getMaxValue() / 1e3, cpu);
     }
     episode.close();
     System.exit(0);
+  }
+
+  /** This generator's own CPU time (user + system, every thread), in nanoseconds. */
+  static long ownCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /** Linux's USER_HZ: /proc reports CPU times in these ticks (100 on every mainstream kernel build). */
@@ -183,6 +195,38 @@ public final class LoadGenerator {
     private org.eclipse.jetty.client.ContentResponse post(java.net.URI uri, byte[] body) throws Exception {
       return http.POST(uri).headers(h -> h.put("Authorization", auth))
           .body(new org.eclipse.jetty.client.BytesRequestContent("application/json", body)).send();
+    }
+
+    @Override
+    public void close() {
+      try {
+        http.stop();
+      } catch (Exception e) {
+        throw new IllegalStateException("stopping the HTTP client", e);
+      }
+    }
+  }
+
+  /**
+   * The floor of the HTTP path: two {@code GET /v1/health} per "episode", on the same client as {@link HttpEpisode},
+   * so that the server's CPU per episode is what two requests cost through Jetty, Javalin, the request checks and the
+   * kernel's loopback with no store work, no body and no authentication.
+   */
+  static final class FloorEpisode implements Episode {
+    private final org.eclipse.jetty.client.HttpClient http = new org.eclipse.jetty.client.HttpClient();
+    private final java.net.URI health;
+
+    FloorEpisode(String url) throws Exception {
+      this.health = java.net.URI.create(url + "/v1/health");
+      http.setMaxConnectionsPerDestination(512);
+      http.setMaxRequestsQueuedPerDestination(1 << 16);
+      http.setIdleTimeout(30_000);
+      http.start();
+    }
+
+    @Override
+    public boolean run(long n) throws Exception {
+      return http.GET(health).getStatus() == 200 && http.GET(health).getStatus() == 200;
     }
 
     @Override
