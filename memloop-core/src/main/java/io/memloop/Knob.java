@@ -104,7 +104,11 @@ public enum Knob {
   NOTE_DEPTH(Spec.choice("noteDepth", MemLoopConfig.NoteDepth.class).is("LEARNED").before("LEARNED")
       .doc("How much of a merged failure note listing more than k2 attempts a retrieval shows: LEARNED (by a "
           + "logged draw; needs taskLearning ON, else WHOLE), WHOLE or NEWEST (the newest k2)."),
-      MemLoopConfig::noteDepth);
+      MemLoopConfig::noteDepth),
+  FIRST_ENCOUNTER_K2(Spec.integer("firstEncounterK2", 0, MemLoopConfig.MAX_K2).is("0").before("0")
+      .doc("Phase B: how many memories a task's retrieval shows while the task has no record of its own (no use, "
+          + "no failure, no exploration; needs taskLearning ON), when more than k2; 0: k2."),
+      MemLoopConfig::firstEncounterK2);
 
   /** The kind of value a knob takes. */
   public enum Type {

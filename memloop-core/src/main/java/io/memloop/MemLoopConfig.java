@@ -44,7 +44,8 @@ public record MemLoopConfig(
     long maxMemories,
     MergeScope mergeScope,
     double gamma,
-    NoteDepth noteDepth) {
+    NoteDepth noteDepth,
+    int firstEncounterK2) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -200,7 +201,7 @@ public record MemLoopConfig(
         k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
-        mergeScope, gamma, noteDepth});
+        mergeScope, gamma, noteDepth, firstEncounterK2});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -215,7 +216,8 @@ public record MemLoopConfig(
         (SimilarityScope) Knob.SIMILARITY_SCOPE.in(v), (TieBreak) Knob.TIE_BREAK.in(v),
         (Consolidation) Knob.CONSOLIDATION.in(v), (TaskLearning) Knob.TASK_LEARNING.in(v),
         (int) Knob.EXPLORE_AFTER_FAILURES.in(v), (int) Knob.EXPLORE_BUDGET.in(v), (long) Knob.MAX_MEMORIES.in(v),
-        (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v));
+        (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
+        (int) Knob.FIRST_ENCOUNTER_K2.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -362,6 +364,8 @@ public record MemLoopConfig(
     public Builder mergeScope(MergeScope v) { return put(Knob.MERGE_SCOPE, v); }
     public Builder gamma(double v) { return put(Knob.GAMMA, v); }
     public Builder noteDepth(NoteDepth v) { return put(Knob.NOTE_DEPTH, v); }
+
+    public Builder firstEncounterK2(int v) { return put(Knob.FIRST_ENCOUNTER_K2, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

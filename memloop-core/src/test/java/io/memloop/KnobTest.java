@@ -28,17 +28,17 @@ class KnobTest {
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=FIXED, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED}",
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}",
       Preset.SIMILARITY, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.0, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED}",
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}",
       Preset.DEFAULT, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED}");
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}");
 
   @Test
   void table_isTheRecordsComponents_inOrder_withTheirTypes() {
@@ -256,7 +256,7 @@ class KnobTest {
         "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit", "qInitSuccess",
         "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration", "epsilon", "similarityNormalization",
         "simMean", "simStd", "retrievalTtl", "similarityScope", "tieBreak", "consolidation", "taskLearning",
-        "exploreAfterFailures", "exploreBudget", "maxMemories", "mergeScope", "gamma", "noteDepth");
+        "exploreAfterFailures", "exploreBudget", "maxMemories", "mergeScope", "gamma", "noteDepth", "firstEncounterK2");
   }
 
   /**

@@ -167,6 +167,9 @@ public final class Bench {
         yield Strategy.oracle(OpaqueTasks.truthFor(env, truth), shadows(run));
       }
       default -> {
+        if (BenchOptions.ragTop(name) > 0) {
+          yield RagStrategy.top(BenchOptions.ragTop(name));
+        }
         MemLoopConfig ablated = Ablation.NAMES.get(name);
         if (ablated == null) {
           throw MemLoopException.invalid("strategies", "unknown strategy '" + name + "'");

@@ -1,5 +1,6 @@
 package io.memloop.bench;
 
+import io.memloop.Checks;
 import io.memloop.MemLoopException;
 import io.memloop.bench.strategy.Ablation;
 import io.memloop.bench.strategy.RunStore;
@@ -57,6 +58,24 @@ public record BenchOptions(
   public static final List<Long> REPORTED_SEEDS = List.of(1001L, 1002L, 1003L, 1004L, 1005L);
 
   /** Strategy names, in report order: floor first, ceiling last. */
+  /** The most memories a {@code rag-kN} baseline may show. */
+  public static final int MAX_RAG_TOP = 50;
+
+  private static final java.util.regex.Pattern RAG_TOP = java.util.regex.Pattern.compile("rag-k([1-9][0-9]?)");
+
+  /**
+   * N of a {@code rag-kN} baseline (plain RAG showing the N most similar memories), or 0 if {@code name} is not one:
+   * N from 1 to {@link #MAX_RAG_TOP}, except 3, the k2 of {@code rag} itself.
+   */
+  public static int ragTop(String name) {
+    java.util.regex.Matcher m = RAG_TOP.matcher(name);
+    if (!m.matches()) {
+      return 0;
+    }
+    int n = Integer.parseInt(m.group(1));
+    return n <= MAX_RAG_TOP && n != 3 ? n : 0;
+  }
+
   public static final List<String> STRATEGIES =
       List.of("no-memory", "rag", "rag-k5", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
 
@@ -108,9 +127,10 @@ public record BenchOptions(
       throw MemLoopException.invalid("strategies", "must not be empty");
     }
     for (String s : strategies) {
-      if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s)) {
-        throw MemLoopException.invalid("strategies", "unknown strategy '" + s + "' (known: "
-            + String.join(", ", STRATEGIES) + "; ablations: " + String.join(", ", ABLATIONS) + ")");
+      if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
+        throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
+            + String.join(", ", STRATEGIES) + "; rag-kN for plain RAG showing N memories, N from 1 to "
+            + MAX_RAG_TOP + " but 3 (that is rag); ablations: " + String.join(", ", ABLATIONS) + ")");
       }
     }
   }

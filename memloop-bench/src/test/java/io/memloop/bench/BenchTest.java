@@ -157,4 +157,15 @@ class BenchTest {
         .allSatisfy(n -> assertThat(Bench.strategy(n, null).name()).isEqualTo(n));
     assertThat(BenchOptions.STRATEGIES).contains("rag-k5");
   }
+
+  @Test
+  void ragShowingN_isAStrategyForEveryNButRagsOwn() {
+    assertThat(List.of("rag-k1", "rag-k8", "rag-k12", "rag-k50"))
+        .allSatisfy(n -> assertThat(Bench.strategy(n, null).name()).isEqualTo(n));
+    assertThat(BenchOptions.quick().withStrategies(List.of("rag", "rag-k8")).strategies()).containsExactly("rag", "rag-k8");
+    for (String bad : List.of("rag-k0", "rag-k3", "rag-k51", "rag-k08", "rag-k", "rag-k-1")) {
+      assertThatThrownBy(() -> BenchOptions.quick().withStrategies(List.of(bad)))
+          .as(bad).hasMessageStartingWith("strategies:").hasMessageContaining("unknown strategy '" + bad + "'");
+    }
+  }
 }

@@ -127,6 +127,11 @@ public final class SelectionPipeline {
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP) {}
 
+  /** A task with no record of its own: it never used a memory, never failed, never explored. */
+  private static boolean firstEncounter(TaskView task) {
+    return task.net().isEmpty() && task.consecutiveFailures() == 0 && task.explorations() == 0;
+  }
+
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
     int n = pool.size();
@@ -145,6 +150,9 @@ public final class SelectionPipeline {
     }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
     int take = learned == null ? Math.min(config.k2(), m) : learned.take();
+    if (task != null && config.firstEncounterK2() > take && firstEncounter(task)) {
+      take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
+    }
     boolean[] greedy = new boolean[n];
     for (int r = 0; r < take; r++) {
       greedy[order[r]] = true;

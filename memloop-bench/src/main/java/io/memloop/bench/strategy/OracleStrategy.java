@@ -27,7 +27,8 @@ import java.util.function.Function;
  *
  * <ol>
  *   <li>the ground-truth view of its whole store: the memories the environment's {@link GroundTruth} says truly
- *       help the task, most similar first, up to {@link #BUDGET} (the most any strategy shows, {@code rag-k5}),
+ *       help the task, most similar first, up to its budget (the most any strategy shows: {@link #BUDGET}, the
+ *       budget of {@code rag-k5}, or more when a {@code rag-kN} shadow shows more),
  *       then in the places left the task's own notes that do not mislead (what went wrong here before, which
  *       helps a policy that explores); never a misleading memory;
  *   <li>each shadow's own recall, in the order the shadows were given;
@@ -45,13 +46,18 @@ import java.util.function.Function;
  * the run's seed, so its shadows then get seeds of their own and do not reproduce the strategies' runs.
  */
 final class OracleStrategy implements Strategy {
-  /** The most memories the oracle's ground-truth view shows: the largest budget of any strategy ({@code rag-k5}). */
+  /**
+   * The fewest memories the oracle's ground-truth view may show: the budget of {@code rag-k5}, the largest of the
+   * default strategies; a run with a {@code rag-kN} that shows more raises it to N.
+   */
   static final int BUDGET = 5;
 
   private static final String NAME = "oracle";
 
   private final GroundTruth truth;
   private final List<Strategy> shadows;
+  /** The most memories its ground-truth view shows: the largest budget of the run's strategies. */
+  private final int budget;
 
   OracleStrategy(GroundTruth truth, List<Strategy> shadows) {
     Set<String> names = new HashSet<>();
@@ -66,6 +72,8 @@ final class OracleStrategy implements Strategy {
     }
     this.truth = truth;
     this.shadows = List.copyOf(shadows);
+    this.budget = Math.max(BUDGET,
+        shadows.stream().mapToInt(s -> s instanceof RagStrategy r ? r.shows() : 0).max().orElse(0));
   }
 
   @Override
@@ -104,7 +112,7 @@ final class OracleStrategy implements Strategy {
       for (Strategy s : shadows) {
         runs.add(startShadow.apply(s));
       }
-      return new Run(dimension, seed, truth, runs);
+      return new Run(dimension, seed, truth, budget, runs);
     } catch (RuntimeException | Error e) {
       runs.forEach(MemoryRun::close);
       throw e;
@@ -113,12 +121,14 @@ final class OracleStrategy implements Strategy {
 
   private static final class Run extends EngineRun implements HindsightRun {
     private final GroundTruth truth;
+    private final int budget;
     private final List<MemoryRun> shadows;
 
-    Run(int dimension, long seed, GroundTruth truth, List<MemoryRun> shadows) {
+    Run(int dimension, long seed, GroundTruth truth, int budget, List<MemoryRun> shadows) {
       // SIMILARITY stores every experience as it comes (no merging, no deletion); the oracle never reads its Q.
       super(MemLoopConfig.preset(Preset.SIMILARITY), dimension, seed);
       this.truth = truth;
+      this.budget = budget;
       this.shadows = shadows;
     }
 
@@ -138,13 +148,13 @@ final class OracleStrategy implements Strategy {
       List<Memory> all = memories();
       Comparator<Memory> bySimilarity = Comparator.comparingDouble((Memory m) -> -Vectors.dot(query, m.intentEmbedding()));
       List<Memory> shown = new ArrayList<>(
-          all.stream().filter(m -> truth.helps(task, m)).sorted(bySimilarity).limit(BUDGET).toList());
+          all.stream().filter(m -> truth.helps(task, m)).sorted(bySimilarity).limit(budget).toList());
       // Room left: the task's own notes that do not mislead (what went wrong here before), which
       // help a policy that explores; never another task's experiences, which may not apply.
       all.stream()
           .filter(m -> m.intentText().equals(task.intent()) && !shown.contains(m) && !GroundTruth.misleads(truth, task, m))
           .sorted(bySimilarity)
-          .limit(BUDGET - shown.size())
+          .limit(budget - shown.size())
           .forEach(shown::add);
       return new Recall("", shown, all.size());
     }

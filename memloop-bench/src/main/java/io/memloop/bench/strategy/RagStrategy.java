@@ -36,6 +36,11 @@ public final class RagStrategy implements Strategy {
     return new RagStrategy(false, k);
   }
 
+  /** How many memories it shows. */
+  public int shows() {
+    return k;
+  }
+
   @Override
   public String name() {
     return successOnly ? "rag-success" : k == SHARED.k2() ? "rag" : "rag-k" + k;

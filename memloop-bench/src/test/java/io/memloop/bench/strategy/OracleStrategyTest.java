@@ -184,6 +184,13 @@ class OracleStrategyTest {
       }
       assertThat(run.recall(TASK, Z).shown()).hasSize(OracleStrategy.BUDGET).hasSize(5);
     }
+    // a run with a plain RAG baseline showing more raises it, so the truth view is never narrower than a strategy's
+    try (HindsightRun run = oracle(RagStrategy.top(8), RagStrategy.top(6))) {
+      for (int i = 0; i < 12; i++) {
+        run.preload(new PriorExperience("rotate key " + i, "the right tool #" + i, Outcome.SUCCESS), Z);
+      }
+      assertThat(run.recall(TASK, Z).shown()).hasSize(8);
+    }
   }
 
   @Test

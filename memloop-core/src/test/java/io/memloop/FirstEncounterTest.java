@@ -1,0 +1,74 @@
+package io.memloop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.memloop.store.InMemoryStore;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link MemLoopConfig#firstEncounterK2()}: a task with no record of its own is shown more of the greedy order; once
+ * it has a record (a rewarded use, a failure), it is shown the learned selection of k2 again.
+ */
+class FirstEncounterTest {
+  private static final int DIM = 8;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+
+  private MemLoop engine(MemLoopConfig config) {
+    MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(config).clock(clock).seed(5).build();
+    // five intent groups (pairwise cosine 0.81, below the merge threshold), two successes each, all near axis 0
+    for (int j = 1; j <= 5; j++) {
+      float[] v = new float[DIM];
+      v[0] = 0.9f;
+      v[j] = (float) Math.sqrt(1 - 0.81);
+      for (String which : new String[] {"a", "b"}) {
+        clock.advance(Duration.ofSeconds(1));
+        loop.remember("ns", Intent.of("other task " + j, v), "what worked for " + j + which, Outcome.SUCCESS);
+      }
+    }
+    return loop;
+  }
+
+  private static final float[] AXIS0 = {1, 0, 0, 0, 0, 0, 0, 0};
+
+  @Test
+  void aNewTask_seesFirstEncounterK2_thenTheLearnedSelectionOfK2() {
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(6).build();
+    try (MemLoop loop = engine(config)) {
+      Intent task = Intent.of("a task never seen", AXIS0);
+      Retrieval first = loop.retrieve("ns", task);
+      assertThat(first.selected()).hasSize(6);
+      loop.reward("ns", first.id(), 1.0);
+      assertThat(loop.retrieve("ns", task).selected()).hasSize(config.k2()).hasSize(3);
+      // another new task still gets the wide view; the pool (10 memories) bounds it
+      Intent other = Intent.of("another task never seen", AXIS0);
+      assertThat(loop.retrieve("ns", other).selected()).hasSize(6);
+      MemLoopConfig wider = config.toBuilder().firstEncounterK2(50).build();
+      try (MemLoop wide = engine(wider)) {
+        assertThat(wide.retrieve("ns", task).selected()).hasSize(10);
+      }
+    }
+  }
+
+  @Test
+  void aTaskThatFailed_hasARecord_andSeesK2() {
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(6).build();
+    try (MemLoop loop = engine(config)) {
+      Intent task = Intent.of("a task never seen", AXIS0);
+      Retrieval first = loop.retrieve("ns", task);
+      loop.reward("ns", first.id(), -1.0);
+      assertThat(loop.retrieve("ns", task).selected()).hasSize(3);
+    }
+  }
+
+  @Test
+  void offByDefault_andInTheReferencePresets() {
+    for (Preset p : Preset.values()) {
+      assertThat(MemLoopConfig.preset(p).firstEncounterK2()).as(p.name()).isZero();
+    }
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      assertThat(loop.retrieve("ns", Intent.of("a task never seen", AXIS0)).selected()).hasSize(3);
+    }
+  }
+}
