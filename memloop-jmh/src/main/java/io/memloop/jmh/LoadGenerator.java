@@ -147,7 +147,7 @@ public final class LoadGenerator {
    */
   static final class HttpEpisode implements Episode {
     private static final String ID_FIELD = "\"retrievalId\":\"";
-    private final org.eclipse.jetty.client.HttpClient http = new org.eclipse.jetty.client.HttpClient();
+    private final org.eclipse.jetty.client.HttpClient http = startClient();
     private final java.net.URI retrieve;
     private final java.net.URI rewards;
     private final String auth;
@@ -158,10 +158,6 @@ public final class LoadGenerator {
       this.retrieve = java.net.URI.create(base + "/retrieve");
       this.rewards = java.net.URI.create(base + "/rewards");
       this.auth = "Bearer " + key;
-      http.setMaxConnectionsPerDestination(512);
-      http.setMaxRequestsQueuedPerDestination(1 << 16);
-      http.setIdleTimeout(30_000); // instead of a timer per request: a stalled connection fails its requests
-      http.start();
       ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x10ADL, 100_000);
       bodies = new byte[4096][];
       for (int i = 0; i < bodies.length; i++) {
@@ -199,11 +195,29 @@ public final class LoadGenerator {
 
     @Override
     public void close() {
-      try {
-        http.stop();
-      } catch (Exception e) {
-        throw new IllegalStateException("stopping the HTTP client", e);
-      }
+      stopClient(http);
+    }
+  }
+
+  /** Jetty's HTTP client as both HTTP episodes use it: many connections, a deep queue, no timer per request. */
+  static org.eclipse.jetty.client.HttpClient startClient() {
+    org.eclipse.jetty.client.HttpClient http = new org.eclipse.jetty.client.HttpClient();
+    http.setMaxConnectionsPerDestination(512);
+    http.setMaxRequestsQueuedPerDestination(1 << 16);
+    http.setIdleTimeout(30_000); // instead of a timer per request: a stalled connection fails its requests
+    try {
+      http.start();
+    } catch (Exception e) {
+      throw new IllegalStateException("starting the HTTP client", e);
+    }
+    return http;
+  }
+
+  static void stopClient(org.eclipse.jetty.client.HttpClient http) {
+    try {
+      http.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping the HTTP client", e);
     }
   }
 
@@ -213,15 +227,11 @@ public final class LoadGenerator {
    * kernel's loopback with no store work, no body and no authentication.
    */
   static final class FloorEpisode implements Episode {
-    private final org.eclipse.jetty.client.HttpClient http = new org.eclipse.jetty.client.HttpClient();
+    private final org.eclipse.jetty.client.HttpClient http = startClient();
     private final java.net.URI health;
 
-    FloorEpisode(String url) throws Exception {
+    FloorEpisode(String url) {
       this.health = java.net.URI.create(url + "/v1/health");
-      http.setMaxConnectionsPerDestination(512);
-      http.setMaxRequestsQueuedPerDestination(1 << 16);
-      http.setIdleTimeout(30_000);
-      http.start();
     }
 
     @Override
@@ -231,11 +241,7 @@ public final class LoadGenerator {
 
     @Override
     public void close() {
-      try {
-        http.stop();
-      } catch (Exception e) {
-        throw new IllegalStateException("stopping the HTTP client", e);
-      }
+      stopClient(http);
     }
   }
 

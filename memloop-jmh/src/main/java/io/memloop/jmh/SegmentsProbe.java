@@ -17,8 +17,8 @@ import java.util.Locale;
  * What the segments that inserts leave behind cost Phase A: the clustered store of {@code SIZE}, then {@code ROUNDS}
  * rounds of {@code PER_ROUND} single inserts (as episodes add memories), each followed by {@code QUERIES} timed
  * recalls (the default preset's k1, gate off); then a {@code forceMerge(1)} and the same recalls again. Prints, per
- * round, the index's segment count and the recall's p50 / p90 in microseconds (one thread; a rough figure beside
- * JMH's).
+ * round, the index's segment count, the recall's p50 / p90 in microseconds (one thread; a rough figure beside JMH's)
+ * and the process's CPU time while the round inserted (Lucene's merges included).
  *
  * <pre>
  * scripts/jmh --main io.memloop.jmh.SegmentsProbe SIZE ROUNDS PER_ROUND QUERIES
@@ -41,25 +41,20 @@ public final class SegmentsProbe {
       System.out.printf(Locale.ROOT, "%-8s %8s %9s %8s %8s%n", "round", "inserted", "segments", "p50 us", "p90 us");
       int next = 0;
       for (int round = 0; round <= rounds; round++) {
-        long cpu0 = cpu();
+        long cpu0 = LoadGenerator.ownCpuNanos();
         if (round > 0) {
           for (int i = 0; i < perRound; i++) {
             float[] v = vectors.query(2_000_000 + next++);
             store.insert(new NewMemory(Stores.NAMESPACE, "", v, "inserted " + next, Outcome.SUCCESS, 0.0, Instant.now()), 2.0);
           }
         }
-        long insertCpu = cpu() - cpu0;
+        long insertCpu = LoadGenerator.ownCpuNanos() - cpu0;
         print(store, "r" + round, next, segments.invoke(store), time(store, vectors, k1, queries, round));
         System.out.printf(Locale.ROOT, "         process CPU while inserting (and merging): %.0f ms%n", insertCpu / 1e6);
       }
       store.forceMerge(1);
       print(store, "merged", next, segments.invoke(store), time(store, vectors, k1, queries, rounds + 1));
     }
-  }
-
-  private static long cpu() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
   }
 
   private static long[] time(LuceneStore store, ClusteredVectors vectors, int k1, int queries, int round) {
