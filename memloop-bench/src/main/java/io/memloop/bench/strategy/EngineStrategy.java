@@ -31,6 +31,12 @@ final class EngineStrategy implements Strategy {
     return new EngineRun(config, dimension, seed, where);
   }
 
+  /** k2, or more for a task with no record of its own ({@link MemLoopConfig#firstEncounterK2()}). */
+  @Override
+  public int shows() {
+    return Math.max(config.k2(), config.firstEncounterK2());
+  }
+
   @Override
   public Strategy on(RunStore store) {
     return new EngineStrategy(name, config, store);

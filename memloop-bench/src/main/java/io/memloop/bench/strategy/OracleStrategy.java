@@ -28,7 +28,7 @@ import java.util.function.Function;
  * <ol>
  *   <li>the ground-truth view of its whole store: the memories the environment's {@link GroundTruth} says truly
  *       help the task, most similar first, up to its budget (the most any strategy shows: {@link #BUDGET}, the
- *       budget of {@code rag-k5}, or more when a {@code rag-kN} shadow shows more),
+ *       budget of {@code rag-k5}, or more when a shadow shows more, {@link Strategy#shows()}),
  *       then in the places left the task's own notes that do not mislead (what went wrong here before, which
  *       helps a policy that explores); never a misleading memory;
  *   <li>each shadow's own recall, in the order the shadows were given;
@@ -48,7 +48,7 @@ import java.util.function.Function;
 final class OracleStrategy implements Strategy {
   /**
    * The fewest memories the oracle's ground-truth view may show: the budget of {@code rag-k5}, the largest of the
-   * default strategies; a run with a {@code rag-kN} that shows more raises it to N.
+   * default strategies; a run with a strategy that shows more ({@link Strategy#shows()}) raises it to that.
    */
   static final int BUDGET = 5;
 
@@ -72,8 +72,7 @@ final class OracleStrategy implements Strategy {
     }
     this.truth = truth;
     this.shadows = List.copyOf(shadows);
-    this.budget = Math.max(BUDGET,
-        shadows.stream().mapToInt(s -> s instanceof RagStrategy r ? r.shows() : 0).max().orElse(0));
+    this.budget = Math.max(BUDGET, shadows.stream().mapToInt(Strategy::shows).max().orElse(0));
   }
 
   @Override

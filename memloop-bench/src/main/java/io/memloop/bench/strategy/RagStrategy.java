@@ -36,7 +36,7 @@ public final class RagStrategy implements Strategy {
     return new RagStrategy(false, k);
   }
 
-  /** How many memories it shows. */
+  @Override
   public int shows() {
     return k;
   }

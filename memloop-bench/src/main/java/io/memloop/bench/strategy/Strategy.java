@@ -36,6 +36,15 @@ public interface Strategy {
     return this;
   }
 
+  /**
+   * The most memories one of its recalls can show, if that can be more than the oracle's default budget ({@code
+   * rag-k5}'s five); 0 for a strategy that never shows more. The oracle's truth view shows as many as the widest of
+   * its shadows.
+   */
+  default int shows() {
+    return 0;
+  }
+
   /** The floor: never retrieves, never stores. */
   static Strategy noMemory() {
     return NoMemoryStrategy.INSTANCE;

@@ -3,8 +3,10 @@ package io.memloop.bench.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memloop.MemLoopConfig;
 import io.memloop.Memory;
 import io.memloop.Outcome;
+import io.memloop.Preset;
 import io.memloop.bench.Episode;
 import io.memloop.bench.Fixtures;
 import io.memloop.bench.GroundTruth;
@@ -190,6 +192,14 @@ class OracleStrategyTest {
         run.preload(new PriorExperience("rotate key " + i, "the right tool #" + i, Outcome.SUCCESS), Z);
       }
       assertThat(run.recall(TASK, Z).shown()).hasSize(8);
+    }
+    // so does the engine when it shows a task with no record of its own more than k2
+    MemLoopConfig wide = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(7).build();
+    try (HindsightRun run = oracle(Strategy.engine("default+wide-first", wide))) {
+      for (int i = 0; i < 12; i++) {
+        run.preload(new PriorExperience("rotate key " + i, "the right tool #" + i, Outcome.SUCCESS), Z);
+      }
+      assertThat(run.recall(TASK, Z).shown()).hasSize(7);
     }
   }
 
