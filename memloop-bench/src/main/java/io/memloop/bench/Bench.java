@@ -167,8 +167,9 @@ public final class Bench {
         yield Strategy.oracle(OpaqueTasks.truthFor(env, truth), shadows(run));
       }
       default -> {
-        if (BenchOptions.ragTop(name) > 0) {
-          yield RagStrategy.top(BenchOptions.ragTop(name));
+        int ragTop = BenchOptions.ragTop(name);
+        if (ragTop > 0) {
+          yield RagStrategy.top(ragTop);
         }
         MemLoopConfig ablated = Ablation.NAMES.get(name);
         if (ablated == null) {

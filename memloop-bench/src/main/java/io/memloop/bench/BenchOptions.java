@@ -3,6 +3,7 @@ package io.memloop.bench;
 import io.memloop.Checks;
 import io.memloop.MemLoopException;
 import io.memloop.bench.strategy.Ablation;
+import io.memloop.bench.strategy.RagStrategy;
 import io.memloop.bench.strategy.RunStore;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -57,7 +58,6 @@ public record BenchOptions(
   /** Seeds of reported runs. */
   public static final List<Long> REPORTED_SEEDS = List.of(1001L, 1002L, 1003L, 1004L, 1005L);
 
-  /** Strategy names, in report order: floor first, ceiling last. */
   /** The most memories a {@code rag-kN} baseline may show. */
   public static final int MAX_RAG_TOP = 50;
 
@@ -65,7 +65,7 @@ public record BenchOptions(
 
   /**
    * N of a {@code rag-kN} baseline (plain RAG showing the N most similar memories), or 0 if {@code name} is not one:
-   * N from 1 to {@link #MAX_RAG_TOP}, except 3, the k2 of {@code rag} itself.
+   * N from 1 to {@link #MAX_RAG_TOP}, except the k2 of {@code rag} itself (3), which is {@code rag}.
    */
   public static int ragTop(String name) {
     java.util.regex.Matcher m = RAG_TOP.matcher(name);
@@ -73,9 +73,10 @@ public record BenchOptions(
       return 0;
     }
     int n = Integer.parseInt(m.group(1));
-    return n <= MAX_RAG_TOP && n != 3 ? n : 0;
+    return n <= MAX_RAG_TOP && n != RagStrategy.all().shows() ? n : 0;
   }
 
+  /** Strategy names, in report order: floor first, ceiling last. */
   public static final List<String> STRATEGIES =
       List.of("no-memory", "rag", "rag-k5", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
 
@@ -130,7 +131,7 @@ public record BenchOptions(
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
             + String.join(", ", STRATEGIES) + "; rag-kN for plain RAG showing N memories, N from 1 to "
-            + MAX_RAG_TOP + " but 3 (that is rag); ablations: " + String.join(", ", ABLATIONS) + ")");
+            + MAX_RAG_TOP + " but " + RagStrategy.all().shows() + " (that is rag); ablations: " + String.join(", ", ABLATIONS) + ")");
       }
     }
   }

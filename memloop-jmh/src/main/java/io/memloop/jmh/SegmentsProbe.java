@@ -49,11 +49,11 @@ public final class SegmentsProbe {
           }
         }
         long insertCpu = LoadGenerator.ownCpuNanos() - cpu0;
-        print(store, "r" + round, next, segments.invoke(store), time(store, vectors, k1, queries, round));
+        print("r" + round, next, segments.invoke(store), time(store, vectors, k1, queries, round));
         System.out.printf(Locale.ROOT, "         process CPU while inserting (and merging): %.0f ms%n", insertCpu / 1e6);
       }
       store.forceMerge(1);
-      print(store, "merged", next, segments.invoke(store), time(store, vectors, k1, queries, rounds + 1));
+      print("merged", next, segments.invoke(store), time(store, vectors, k1, queries, rounds + 1));
     }
   }
 
@@ -71,7 +71,7 @@ public final class SegmentsProbe {
     return t;
   }
 
-  private static void print(LuceneStore store, String round, int inserted, Object segments, long[] t) {
+  private static void print(String round, int inserted, Object segments, long[] t) {
     System.out.printf(Locale.ROOT, "%-8s %8d %9s %8.0f %8.0f%n", round, inserted, segments,
         t[t.length / 2] / 1e3, t[t.length * 9 / 10] / 1e3);
   }
