@@ -108,7 +108,11 @@ public enum Knob {
   FIRST_ENCOUNTER_K2(Spec.integer("firstEncounterK2", 0, MemLoopConfig.MAX_K2).is("0").before("0")
       .doc("Phase B: how many memories a task's retrieval shows while the task has no record of its own (no use, "
           + "no failure, no exploration; needs taskLearning ON), when more than k2; 0: k2."),
-      MemLoopConfig::firstEncounterK2);
+      MemLoopConfig::firstEncounterK2),
+  EXPLORE_BEYOND_BUDGET(Spec.decimal("exploreBeyondBudget", 0, 1).is("0.9").before("1")
+      .doc("A task past exploreBudget explorations keeps exploring while the probability that exploring pays in "
+          + "the namespace is above this (1: never past the budget; exploreBudget 0 still means never)."),
+      MemLoopConfig::exploreBeyondBudget);
 
   /** The kind of value a knob takes. */
   public enum Type {

@@ -45,7 +45,8 @@ public record MemLoopConfig(
     MergeScope mergeScope,
     double gamma,
     NoteDepth noteDepth,
-    int firstEncounterK2) {
+    int firstEncounterK2,
+    double exploreBeyondBudget) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -201,7 +202,7 @@ public record MemLoopConfig(
         k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
-        mergeScope, gamma, noteDepth, firstEncounterK2});
+        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -217,7 +218,7 @@ public record MemLoopConfig(
         (Consolidation) Knob.CONSOLIDATION.in(v), (TaskLearning) Knob.TASK_LEARNING.in(v),
         (int) Knob.EXPLORE_AFTER_FAILURES.in(v), (int) Knob.EXPLORE_BUDGET.in(v), (long) Knob.MAX_MEMORIES.in(v),
         (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
-        (int) Knob.FIRST_ENCOUNTER_K2.in(v));
+        (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -366,6 +367,7 @@ public record MemLoopConfig(
     public Builder noteDepth(NoteDepth v) { return put(Knob.NOTE_DEPTH, v); }
 
     public Builder firstEncounterK2(int v) { return put(Knob.FIRST_ENCOUNTER_K2, v); }
+    public Builder exploreBeyondBudget(double v) { return put(Knob.EXPLORE_BEYOND_BUDGET, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

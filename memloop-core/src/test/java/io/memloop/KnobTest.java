@@ -22,23 +22,29 @@ import org.junit.jupiter.api.Test;
 /** The knob table ({@link Knob}) and the builder, settings and docs made from it. */
 class KnobTest {
 
-  /** {@code toSettings()} of each preset at 9a469e6, before the table: the presets must not move by a bit. */
+  /**
+   * {@code toSettings()} of each preset at 9a469e6, before the table, with each knob added since at its value: the
+   * presets must not move but by a decision (exploreBeyondBudget 0.9: a task keeps exploring where exploring pays).
+   */
   static final Map<Preset, String> PRESETS_BEFORE_THE_TABLE = Map.of(
       Preset.MEMRL, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.5, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=FIXED, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}",
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
+          + "exploreBeyondBudget=0.9}",
       Preset.SIMILARITY, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.0, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}",
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
+          + "exploreBeyondBudget=0.9}",
       Preset.DEFAULT, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0}");
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
+          + "exploreBeyondBudget=0.9}");
 
   @Test
   void table_isTheRecordsComponents_inOrder_withTheirTypes() {
@@ -237,7 +243,9 @@ class KnobTest {
     Map<String, String> old = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.SIMILARITY));
     Arrays.stream(Knob.values()).filter(k -> k.legacyValue().isPresent()).forEach(k -> old.remove(k.key()));
     assertThat(old).containsKeys("k1", "retrievalTtl").doesNotContainKeys("taskLearning", "noteDepth");
-    assertThat(MemLoopConfig.fromSettings(old)).isEqualTo(MemLoopConfig.preset(Preset.SIMILARITY));
+    // exploreBeyondBudget reads as 1 (stop at the budget, as then) where today's presets say 0.9
+    assertThat(MemLoopConfig.fromSettings(old))
+        .isEqualTo(MemLoopConfig.preset(Preset.SIMILARITY).toBuilder().exploreBeyondBudget(1).build());
     assertThatThrownBy(() -> MemLoopConfig.fromSettings(Map.of())).hasMessage("k1: is missing from the recorded settings");
   }
 
@@ -256,7 +264,8 @@ class KnobTest {
         "k1", "k2", "similarityThreshold", "lambda", "alpha", "rewardMin", "rewardMax", "qInit", "qInitSuccess",
         "qInitFailure", "qInitUnknown", "qMin", "mergeThreshold", "exploration", "epsilon", "similarityNormalization",
         "simMean", "simStd", "retrievalTtl", "similarityScope", "tieBreak", "consolidation", "taskLearning",
-        "exploreAfterFailures", "exploreBudget", "maxMemories", "mergeScope", "gamma", "noteDepth", "firstEncounterK2");
+        "exploreAfterFailures", "exploreBudget", "maxMemories", "mergeScope", "gamma", "noteDepth", "firstEncounterK2",
+        "exploreBeyondBudget");
   }
 
   /**

@@ -171,11 +171,11 @@ public final class Bench {
         if (ragTop > 0) {
           yield RagStrategy.top(ragTop);
         }
-        MemLoopConfig ablated = Ablation.NAMES.get(name);
-        if (ablated == null) {
+        MemLoopConfig engine = BenchOptions.engineConfig(name);
+        if (engine == null) {
           throw MemLoopException.invalid("strategies", "unknown strategy '" + name + "'");
         }
-        yield Strategy.engine(name, ablated);
+        yield Strategy.engine(name, engine);
       }
     };
   }

@@ -1,7 +1,9 @@
 package io.memloop.bench;
 
 import io.memloop.Checks;
+import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
+import io.memloop.Preset;
 import io.memloop.bench.strategy.Ablation;
 import io.memloop.bench.strategy.RagStrategy;
 import io.memloop.bench.strategy.RunStore;
@@ -76,6 +78,44 @@ public record BenchOptions(
     return n <= MAX_RAG_TOP && n != RagStrategy.all().shows() ? n : 0;
   }
 
+  /**
+   * The configuration of an engine strategy: {@code similarity}, {@code memrl}, {@code default} or an ablation, with
+   * any knobs changed after a colon ({@code default:exploreBudget=8:k2=5}, names as in docs/configuration.md); null if
+   * {@code name} names no engine strategy.
+   *
+   * @throws MemLoopException naming {@code strategies} when a changed knob is unknown or its value is refused
+   */
+  public static @Nullable MemLoopConfig engineConfig(String name) {
+    String[] parts = name.split(":", -1);
+    MemLoopConfig base = switch (parts[0]) {
+      case "similarity" -> MemLoopConfig.preset(Preset.SIMILARITY);
+      case "memrl" -> MemLoopConfig.preset(Preset.MEMRL);
+      case "default" -> MemLoopConfig.preset(Preset.DEFAULT);
+      default -> Ablation.NAMES.get(parts[0]);
+    };
+    if (base == null || parts.length == 1) {
+      return base;
+    }
+    MemLoopConfig.Builder b = base.toBuilder();
+    for (int i = 1; i < parts.length; i++) {
+      int eq = parts[i].indexOf('=');
+      if (eq <= 0 || eq == parts[i].length() - 1) {
+        throw MemLoopException.invalid("strategies", "'" + Checks.abbreviate(name) + "': each change after a colon must "
+            + "be knob=value, got '" + Checks.abbreviate(parts[i]) + "'");
+      }
+      try {
+        b.set(parts[i].substring(0, eq), parts[i].substring(eq + 1));
+      } catch (MemLoopException e) {
+        throw MemLoopException.invalid("strategies", "'" + Checks.abbreviate(name) + "': " + e.getMessage());
+      }
+    }
+    try {
+      return b.build();
+    } catch (MemLoopException e) {
+      throw MemLoopException.invalid("strategies", "'" + Checks.abbreviate(name) + "': " + e.getMessage());
+    }
+  }
+
   /** Strategy names, in report order: floor first, ceiling last. */
   public static final List<String> STRATEGIES =
       List.of("no-memory", "rag", "rag-k5", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");
@@ -128,6 +168,9 @@ public record BenchOptions(
       throw MemLoopException.invalid("strategies", "must not be empty");
     }
     for (String s : strategies) {
+      if (engineConfig(s) != null) {
+        continue; // an engine strategy, with or without knobs changed: its knobs were checked
+      }
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
             + String.join(", ", STRATEGIES) + "; rag-kN for plain RAG showing N memories, N from 1 to "

@@ -3,7 +3,9 @@ package io.memloop.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
+import io.memloop.Preset;
 import io.memloop.embeddings.MiniLmEmbedder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -156,6 +158,23 @@ class BenchTest {
     assertThat(List.of("rag", "rag-success", "recent", "rag-k5"))
         .allSatisfy(n -> assertThat(Bench.strategy(n, null).name()).isEqualTo(n));
     assertThat(BenchOptions.STRATEGIES).contains("rag-k5");
+  }
+
+  @Test
+  void anEngineStrategy_withKnobsChanged_runsThatConfiguration_andBadChangesNameTheField() {
+    MemLoopConfig changed = BenchOptions.engineConfig("default:exploreBudget=8:firstEncounterK2=6");
+    assertThat(changed).isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().exploreBudget(8).firstEncounterK2(6).build());
+    assertThat(BenchOptions.engineConfig("default-k5:k2=7")).isEqualTo(
+        io.memloop.bench.strategy.Ablation.NAMES.get("default-k5").toBuilder().k2(7).build());
+    assertThat(BenchOptions.engineConfig("memrl")).isEqualTo(MemLoopConfig.preset(Preset.MEMRL));
+    assertThat(BenchOptions.engineConfig("rag-k5")).isNull();
+    assertThat(Bench.strategy("default:exploreBudget=8", null).name()).isEqualTo("default:exploreBudget=8");
+    assertThat(BenchOptions.quick().withStrategies(List.of("default", "default:k2=5")).strategies())
+        .containsExactly("default", "default:k2=5");
+    for (String bad : List.of("default:k2=0", "default:nothing=1", "default:k2", "default:=3", "default:k2=", "rag:k2=5")) {
+      assertThatThrownBy(() -> BenchOptions.quick().withStrategies(List.of(bad)))
+          .as(bad).isInstanceOf(MemLoopException.class).hasMessageStartingWith("strategies:");
+    }
   }
 
   @Test

@@ -252,8 +252,9 @@ public final class SelectionPipeline {
     }
     if (learned.explored() >= 0) {
       s += String.format(Locale.ROOT, "; it may explore another intent's untried success experience with probability %s "
-          + "(%d of %d explorations used), not drawn here", num(task.explorationProbability()), task.explorations(),
-          config.exploreBudget());
+          + "(%d of %d explorations used%s), not drawn here", num(task.explorationProbability()), task.explorations(),
+          config.exploreBudget(), task.explorations() >= config.exploreBudget()
+              ? "; past the budget while that probability is above " + num(config.exploreBeyondBudget()) : "");
     }
     return s;
   }

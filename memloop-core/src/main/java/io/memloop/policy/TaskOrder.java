@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * that keeps failing ({@link MemLoopConfig#exploreAfterFailures} failures since its last success) with nothing
  * proven is shown its own record (memories of its own intent, cosine ≥ {@link #SAME_INTENT}) and no other
  * intent's memories, which go after every shown one, in greedy order. When it can explore (within
- * {@link MemLoopConfig#exploreBudget}) it draws, with the probability that exploring pays in the namespace
+ * {@link MemLoopConfig#exploreBudget}, or past it while the probability that exploring pays in the namespace is above
+ * {@link MemLoopConfig#exploreBeyondBudget}: where exploring has shown that it pays, a task keeps searching until
+ * something works or its pool holds no untried success) it draws, with the probability that exploring pays in the namespace
  * ({@link TaskView#explorationProbability}): the exploring arm shows the first (in the tiered order) success
  * experience of another intent that the task has not tried, in second place (first when k2 = 1). Its own failure
  * notes stay in view instead of being crowded out by look-alike tasks' experiences that have not helped it.
@@ -111,7 +113,8 @@ public final class TaskOrder {
         explored = i;
       }
     }
-    boolean canExplore = explored >= 0 && k2 > 0 && task.explorations() < config.exploreBudget();
+    boolean canExplore = explored >= 0 && k2 > 0 && (task.explorations() < config.exploreBudget()
+        || (config.exploreBudget() > 0 && task.explorationProbability() > config.exploreBeyondBudget()));
     // the arm without exploring: a failing task sees its own record and what is proven for it
     int[] stay = new int[m]; // the stay arm's order: its shown candidates, then the withheld foreign ones
     int stayCount = m - foreignCount;

@@ -104,6 +104,30 @@ class TaskOrderTest {
   }
 
   @Test
+  void pastItsBudget_aTaskKeepsExploring_onlyWhileExploringPaysAboveTheThreshold() {
+    List<PoolEntry> pool = List.of(entry(0, Outcome.FAILURE, OWN), entry(1, Outcome.SUCCESS, OTHER));
+    for (double p : new double[] {0.5, 0.9, 0.91, 0.99}) {
+      int[] order = {1, 0};
+      TaskOrder.Result r = TaskOrder.apply(QUERY, pool, order, 2, 3, task(9, 4, p, Map.of()), CONFIG, new Draws.Fixed(0));
+      boolean pays = p > CONFIG.exploreBeyondBudget(); // 0.9 in the default preset
+      assertThat(r.note().explorable()).as("p=%s", p).isEqualTo(pays);
+      assertThat(r.note().explored()).as("p=%s", p).isEqualTo(pays ? "m1" : "");
+      assertThat(r.take()).as("p=%s", p).isEqualTo(pays ? 2 : 1);
+    }
+    // the budget still binds where exploring has not shown that it pays, and 1 (the value before the knob) or a
+    // budget of 0 stops every task at its budget
+    MemLoopConfig atBudget = CONFIG.toBuilder().exploreBeyondBudget(1).build();
+    MemLoopConfig never = CONFIG.toBuilder().exploreBudget(0).build();
+    for (MemLoopConfig c : List.of(atBudget, never)) {
+      int[] order = {1, 0};
+      int explorations = c.exploreBudget();
+      TaskOrder.Result r = TaskOrder.apply(QUERY, pool, order, 2, 3, task(9, explorations, 1.0, Map.of()), c, new Draws.Fixed(0));
+      assertThat(r.note().explorable()).isFalse();
+      assertThat(r.take()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void exploredMemory_alreadyFirst_staysFirst() {
     List<PoolEntry> pool = List.of(entry(0, Outcome.SUCCESS, OTHER), entry(1, Outcome.FAILURE, OWN));
     int[] order = {0, 1};
