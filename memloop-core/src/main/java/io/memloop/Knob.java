@@ -105,7 +105,8 @@ public enum Knob {
       .doc("How much of a merged failure note listing more than k2 attempts a retrieval shows: LEARNED (by a "
           + "logged draw; needs taskLearning ON, else WHOLE), WHOLE or NEWEST (the newest k2)."),
       MemLoopConfig::noteDepth),
-  FIRST_ENCOUNTER_K2(Spec.integer("firstEncounterK2", 0, MemLoopConfig.MAX_K2).is("0").before("0")
+  FIRST_ENCOUNTER_K2(Spec.integer("firstEncounterK2", 0, MemLoopConfig.MAX_K2).is("8").in(Preset.MEMRL, "0")
+      .in(Preset.SIMILARITY, "0").before("0")
       .doc("Phase B: how many memories a task's retrieval shows while the task has no record of its own (no use, "
           + "no failure, no exploration; needs taskLearning ON), when more than k2; 0: k2."),
       MemLoopConfig::firstEncounterK2),

@@ -63,11 +63,27 @@ class FirstEncounterTest {
   }
 
   @Test
-  void offByDefault_andInTheReferencePresets() {
-    for (Preset p : Preset.values()) {
-      assertThat(MemLoopConfig.preset(p).firstEncounterK2()).as(p.name()).isZero();
+  void aTaskWhoseOwnMemoryIsInView_hasARecord_andSeesK2() {
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(6).build();
+    try (MemLoop loop = engine(config)) {
+      // remembered without a retrieval (or imported): the ledger knows nothing of the task, its memory is in the pool
+      Intent task = Intent.of("a task remembered before", AXIS0);
+      loop.remember("ns", task, "what this task did last time", Outcome.SUCCESS);
+      assertThat(loop.retrieve("ns", task).selected()).hasSize(3);
+      // another wording with the very same embedding is the same intent (TaskOrder's same-intent test)
+      assertThat(loop.retrieve("ns", Intent.of("a task never seen", AXIS0)).selected()).hasSize(3);
     }
+  }
+
+  @Test
+  void eightInTheDefault_offInTheReferencePresets() {
+    assertThat(MemLoopConfig.preset(Preset.DEFAULT).firstEncounterK2()).isEqualTo(8);
+    assertThat(MemLoopConfig.preset(Preset.MEMRL).firstEncounterK2()).isZero();
+    assertThat(MemLoopConfig.preset(Preset.SIMILARITY).firstEncounterK2()).isZero();
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+      assertThat(loop.retrieve("ns", Intent.of("a task never seen", AXIS0)).selected()).hasSize(8);
+    }
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(0).build())) {
       assertThat(loop.retrieve("ns", Intent.of("a task never seen", AXIS0)).selected()).hasSize(3);
     }
   }

@@ -24,7 +24,8 @@ class KnobTest {
 
   /**
    * {@code toSettings()} of each preset at 9a469e6, before the table, with each knob added since at its value: the
-   * presets must not move but by a decision (exploreBeyondBudget 0.9: a task keeps exploring where exploring pays).
+   * presets must not move but by a decision (default: firstEncounterK2 8, a task with no record of its
+   * own is shown eight; exploreBeyondBudget 0.9, a task keeps exploring where exploring pays).
    */
   static final Map<Preset, String> PRESETS_BEFORE_THE_TABLE = Map.of(
       Preset.MEMRL, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.5, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
@@ -43,7 +44,7 @@ class KnobTest {
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
-          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
+          + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=8, "
           + "exploreBeyondBudget=0.9}");
 
   @Test

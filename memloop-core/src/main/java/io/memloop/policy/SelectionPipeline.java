@@ -127,9 +127,20 @@ public final class SelectionPipeline {
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP) {}
 
-  /** A task with no record of its own: it never used a memory, never failed, never explored. */
-  private static boolean firstEncounter(TaskView task) {
-    return task.net().isEmpty() && task.consecutiveFailures() == 0 && task.explorations() == 0;
+  /**
+   * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
+   * intent (the same task, remembered without a retrieval, or imported) is in the pool.
+   */
+  private static boolean firstEncounter(TaskView task, List<PoolEntry> pool, float[] query) {
+    if (!task.net().isEmpty() || task.consecutiveFailures() != 0 || task.explorations() != 0) {
+      return false;
+    }
+    for (PoolEntry e : pool) {
+      if (TaskOrder.sameIntent(query, e)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
@@ -150,7 +161,7 @@ public final class SelectionPipeline {
     }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
     int take = learned == null ? Math.min(config.k2(), m) : learned.take();
-    if (task != null && config.firstEncounterK2() > take && firstEncounter(task)) {
+    if (task != null && config.firstEncounterK2() > take && firstEncounter(task, pool, query)) {
       take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
     }
     boolean[] greedy = new boolean[n];

@@ -151,7 +151,7 @@ public final class TaskOrder {
         explore ? takeGo : takeStay, inclusion, tier, foreign, explored);
   }
 
-  private static boolean sameIntent(float[] query, PoolEntry e) {
+  static boolean sameIntent(float[] query, PoolEntry e) {
     float[] intent = e.intentEmbedding();
     return intent != null && Vectors.dot(query, intent) >= SAME_INTENT;
   }

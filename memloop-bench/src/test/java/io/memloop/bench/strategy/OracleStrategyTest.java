@@ -195,7 +195,7 @@ class OracleStrategyTest {
     }
     // so does the engine when it shows a task with no record of its own more than k2
     MemLoopConfig wide = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK2(7).build();
-    try (HindsightRun run = oracle(Strategy.engine("default+wide-first", wide))) {
+    try (HindsightRun run = oracle(Strategy.engine("default:firstEncounterK2=7", wide))) {
       for (int i = 0; i < 12; i++) {
         run.preload(new PriorExperience("rotate key " + i, "the right tool #" + i, Outcome.SUCCESS), Z);
       }
