@@ -100,6 +100,27 @@ class ExplainTest {
   }
 
   @Test
+  void explain_ofATaskWithNoRecord_namesTheWiderFirstView_andShowsWhatRetrieveShows() {
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("similarityThreshold", "-1")
+        .set("k1", "20").build();
+    try (MemLoop loop = engine(config, 4)) {
+      fill(loop, 19);
+      Intent fresh = Intent.ofEmbedding(vec(new SplittableRandom(99)));
+      Explanation x = loop.explain("ns", fresh);
+      assertThat(x.shown()).hasSize(config.firstEncounterK2()).hasSize(8);
+      assertThat(x.steps()).filteredOn(s -> s.step().equals("TaskOrder")).singleElement()
+          .satisfies(s -> assertThat(s.detail()).contains("no record of its own yet", "firstEncounterK2 = 8", "k2 = 3"));
+      Retrieval r = loop.retrieve("ns", fresh);
+      assertThat(x.shown()).isEqualTo(r.selected().stream().map(Memory::id).toList());
+      loop.reward("ns", r.id(), -1); // now it has a record: the learned selection of k2, and no such line
+      Explanation after = loop.explain("ns", fresh);
+      assertThat(after.shown()).hasSizeLessThanOrEqualTo(config.k2());
+      assertThat(after.steps()).filteredOn(s -> s.step().equals("TaskOrder")).singleElement()
+          .satisfies(s -> assertThat(s.detail()).doesNotContain("no record of its own yet"));
+    }
+  }
+
+  @Test
   void explain_withNoUtilityFloor_namesItInItsStep() {
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("qMin", "-Infinity")
         .set("similarityThreshold", "-1").build();

@@ -125,7 +125,7 @@ public final class SelectionPipeline {
    * @param greedyP by pool index: the chance of being in the greedy selection, over {@link TaskOrder}'s draw
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
-      TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP) {}
+      TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -161,7 +161,8 @@ public final class SelectionPipeline {
     }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
     int take = learned == null ? Math.min(config.k2(), m) : learned.take();
-    if (task != null && config.firstEncounterK2() > take && firstEncounter(task, pool, query)) {
+    boolean wide = task != null && config.firstEncounterK2() > take && firstEncounter(task, pool, query);
+    if (wide) {
       take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
     }
     boolean[] greedy = new boolean[n];
@@ -169,7 +170,7 @@ public final class SelectionPipeline {
       greedy[order[r]] = true;
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide);
   }
 
   /**
@@ -228,7 +229,13 @@ public final class SelectionPipeline {
     for (RankingSignal signal : signals) {
       steps.add(new Explanation.Step("RankingSignal", "signal '" + signal.annotation() + "' reordered the eligible candidates"));
     }
-    steps.add(new Explanation.Step("TaskOrder", taskOrderDetail(learned, task, config, pool, order, m)));
+    String taskOrder = taskOrderDetail(learned, task, config, pool, order, m);
+    if (ranked.firstEncounter()) {
+      taskOrder += "; the task has no record of its own yet (no use, failure or exploration, no memory of its own "
+          + "intent in view): shown up to firstEncounterK2 = " + config.firstEncounterK2() + " of this order instead of k2 = "
+          + config.k2();
+    }
+    steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0
         ? String.format(Locale.ROOT, "ε-greedy: with probability %s the %d shown are replaced by a uniform choice among the %d "
             + "eligible; shown here: the greedy selection", num(epsilon), ranked.take(), m)

@@ -70,6 +70,13 @@ public class EpisodeBenchmark {
   @Param({"10"})
   public int forgetEvery;
 
+  /**
+   * The preset's {@code firstEncounterK2} changed to this (-1: the preset's own). Every episode here is a new task, so
+   * the default preset shows each one its first-encounter width: 0 measures the k2 of before.
+   */
+  @Param({"-1"})
+  public int firstEncounterK2;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -79,7 +86,11 @@ public class EpisodeBenchmark {
   public void setUp() {
     Path dir = Stores.scratchCopy(size, Stores.DEFAULT_SEED, VectorFormat.parse("format", format), "episode");
     LuceneStore store = LuceneStore.open(dir, LuceneStoreOptions.builder().searchOversample(oversample).build());
-    loop = MemLoop.builder().store(store).config(MemLoopConfig.preset(Preset.parse(preset))).reconfigure().build();
+    MemLoopConfig config = MemLoopConfig.preset(Preset.parse(preset));
+    if (firstEncounterK2 >= 0) {
+      config = config.toBuilder().firstEncounterK2(firstEncounterK2).build();
+    }
+    loop = MemLoop.builder().store(store).config(config).reconfigure().build();
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
     queries = new float[QUERIES][];
     for (int q = 0; q < QUERIES; q++) {
