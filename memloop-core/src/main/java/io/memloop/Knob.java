@@ -108,7 +108,8 @@ public enum Knob {
   FIRST_ENCOUNTER_K2(Spec.integer("firstEncounterK2", 0, MemLoopConfig.MAX_K2).is("8").in(Preset.MEMRL, "0")
       .in(Preset.SIMILARITY, "0").before("0")
       .doc("Phase B: how many memories a task's retrieval shows while the task has no record of its own (no use, "
-          + "no failure, no exploration; needs taskLearning ON), when more than k2; 0: k2."),
+          + "no failure, no exploration, no memory of its own intent in view; needs taskLearning ON), when more than "
+          + "k2; 0: k2."),
       MemLoopConfig::firstEncounterK2),
   EXPLORE_BEYOND_BUDGET(Spec.decimal("exploreBeyondBudget", 0, 1).is("0.9").before("1")
       .doc("A task past exploreBudget explorations keeps exploring while the probability that exploring pays in "
