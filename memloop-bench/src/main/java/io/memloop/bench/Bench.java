@@ -2,7 +2,6 @@ package io.memloop.bench;
 
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
-import io.memloop.Preset;
 import io.memloop.bench.llm.LlmPolicy;
 import io.memloop.bench.llm.Policy;
 import io.memloop.bench.strategy.Ablation;
@@ -156,10 +155,7 @@ public final class Bench {
       case "rag-success" -> RagStrategy.successesOnly();
       case "rag-k5" -> RagStrategy.top(5);
       case "recent" -> new RecentStrategy();
-      case "similarity" -> Strategy.preset(Preset.SIMILARITY);
       case "memp" -> Strategy.memp();
-      case "memrl" -> Strategy.preset(Preset.MEMRL);
-      case "default" -> Strategy.preset(Preset.DEFAULT);
       case "oracle" -> {
         if (!(env instanceof GroundTruth truth)) {
           throw MemLoopException.invalid("strategies", "environment " + env.name() + " has no ground truth for the oracle");

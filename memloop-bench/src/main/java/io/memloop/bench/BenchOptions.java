@@ -87,12 +87,12 @@ public record BenchOptions(
    */
   public static @Nullable MemLoopConfig engineConfig(String name) {
     String[] parts = name.split(":", -1);
-    MemLoopConfig base = switch (parts[0]) {
-      case "similarity" -> MemLoopConfig.preset(Preset.SIMILARITY);
-      case "memrl" -> MemLoopConfig.preset(Preset.MEMRL);
-      case "default" -> MemLoopConfig.preset(Preset.DEFAULT);
-      default -> Ablation.NAMES.get(parts[0]);
-    };
+    MemLoopConfig base = Ablation.NAMES.get(parts[0]);
+    for (Preset p : Preset.values()) {
+      if (p.id().equals(parts[0])) {
+        base = MemLoopConfig.preset(p);
+      }
+    }
     if (base == null || parts.length == 1) {
       return base;
     }
