@@ -114,7 +114,12 @@ public enum Knob {
   EXPLORE_BEYOND_BUDGET(Spec.decimal("exploreBeyondBudget", 0, 1).is("0.9").before("1")
       .doc("A task past exploreBudget explorations keeps exploring while the probability that exploring pays in "
           + "the namespace is above this (1: never past the budget; exploreBudget 0 still means never)."),
-      MemLoopConfig::exploreBeyondBudget);
+      MemLoopConfig::exploreBeyondBudget),
+  FIRST_ENCOUNTER_K1(Spec.integer("firstEncounterK1", 0, MemLoopConfig.MAX_K1).is("8").in(Preset.MEMRL, "0")
+      .in(Preset.SIMILARITY, "0").before("0")
+      .doc("Phase A: how many intents a task's retrieval recalls while the task has no record of its own (as for "
+          + "firstEncounterK2, which it needs above k2), when more than k1; 0: k1."),
+      MemLoopConfig::firstEncounterK1);
 
   /** The kind of value a knob takes. */
   public enum Type {

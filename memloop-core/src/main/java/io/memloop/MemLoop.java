@@ -281,10 +281,19 @@ public final class MemLoop implements AutoCloseable {
   private record PhaseA(List<IntentMatch> matches, @Nullable TaskView task, List<PoolEntry> pool, @Nullable SignalState signals) {}
 
   private PhaseA phaseA(String namespace, Intent intent, float[] query, MemLoopConfig config) {
-    List<IntentMatch> matches = store.recall(namespace, query, config.k1(), config.similarityThreshold());
-    TaskView task =
-        config.taskLearning().perTask() ? taskLedger.view(namespace, intent, query, matches, config) : null;
+    boolean perTask = config.taskLearning().perTask();
+    // a task with no record of its own may recall more intents (firstEncounterK1): recall the wider set, then keep
+    // the top k1 once the view shows the task is known, so that a known task's retrieval is as without the knob
+    boolean wider = SelectionPipeline.wideRecall(config);
+    List<IntentMatch> matches =
+        store.recall(namespace, query, wider ? config.firstEncounterK1() : config.k1(), config.similarityThreshold());
+    TaskView task = perTask ? taskLedger.view(namespace, intent, query, matches, config) : null;
     List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
+    if (wider && matches.size() > config.k1() && !SelectionPipeline.firstEncounter(task, pool, query)) {
+      matches = matches.subList(0, config.k1()); // Recall order: the top k1 of the wider recall are the top k1
+      task = taskLedger.view(namespace, intent, query, matches, config);
+      pool = PoolEntry.pool(query, matches, config.similarityScope());
+    }
     SignalState signals = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
     return new PhaseA(matches, task, pool, signals);
   }

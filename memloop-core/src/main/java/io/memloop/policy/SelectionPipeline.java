@@ -129,9 +129,13 @@ public final class SelectionPipeline {
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
-   * intent (the same task, remembered without a retrieval, or imported) is in the pool.
+   * intent (the same task, remembered without a retrieval, or imported) is in the pool. Such a task is shown
+   * {@link MemLoopConfig#firstEncounterK2()} memories, recalled from {@link MemLoopConfig#firstEncounterK1()} intents.
+   *
+   * @param pool the candidate pool
+   * @param query the task's query embedding
    */
-  private static boolean firstEncounter(TaskView task, List<PoolEntry> pool, float[] query) {
+  public static boolean firstEncounter(TaskView task, List<PoolEntry> pool, float[] query) {
     if (!task.net().isEmpty() || task.consecutiveFailures() != 0 || task.explorations() != 0) {
       return false;
     }
@@ -186,8 +190,9 @@ public final class SelectionPipeline {
     int n = pool.size();
     List<Explanation.Step> steps = new ArrayList<>();
     if (n == 0) {
+      int recalled = task != null && wideRecall(config) && firstEncounter(task, pool, query) ? config.firstEncounterK1() : config.k1();
       steps.add(new Explanation.Step("Score", "nothing was recalled (no intent with cosine ≥ "
-          + config.similarityThreshold() + " among the top " + config.k1() + "): nothing to score or show"));
+          + config.similarityThreshold() + " among the top " + recalled + "): nothing to score or show"));
       return new Explanation(config, recalledIntents, 0, List.of(), steps, List.of());
     }
     Ranked ranked = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state);
@@ -233,7 +238,8 @@ public final class SelectionPipeline {
     if (ranked.firstEncounter()) {
       taskOrder += "; the task has no record of its own yet (no use, failure or exploration, no memory of its own "
           + "intent in view): shown up to firstEncounterK2 = " + config.firstEncounterK2() + " of this order instead of k2 = "
-          + config.k2();
+          + config.k2() + (wideRecall(config) ? ", recalled from up to firstEncounterK1 = " + config.firstEncounterK1()
+              + " intents instead of k1 = " + config.k1() : "");
     }
     steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0
@@ -242,6 +248,12 @@ public final class SelectionPipeline {
         : "no ε-greedy exploration (exploration " + config.exploration() + ", ε = " + num(epsilon) + "): the greedy selection is shown"));
     steps.add(new Explanation.Step("NoteDepth", noteDepthDetail(shownMemories, config, task)));
     return new Explanation(config, recalledIntents, n, entries, steps, shown);
+  }
+
+  /** Whether a first encounter recalls more intents than k1 ({@link MemLoopConfig#firstEncounterK1()}). */
+  public static boolean wideRecall(MemLoopConfig config) {
+    return config.taskLearning().perTask() && config.firstEncounterK2() > config.k2()
+        && config.firstEncounterK1() > config.k1();
   }
 
   /** Names of {@link TaskOrder.Result#tier}'s tiers, by tier. */

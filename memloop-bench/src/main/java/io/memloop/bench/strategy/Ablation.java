@@ -40,6 +40,8 @@ public final class Ablation {
     m.put("default-k5", DEFAULT.toBuilder().k2(5).build()); // beside rag-k5: both show five memories
     // a task with no record of its own sees k2 = 3 like every other, not eight (the default's firstEncounterK2)
     m.put("default-narrow-first", DEFAULT.toBuilder().firstEncounterK2(0).build());
+    // a task with no record of its own is shown eight from the k1 = 5 nearest intents, not from eight
+    m.put("default-narrow-first-recall", DEFAULT.toBuilder().firstEncounterK1(0).build());
     m.put("default+neighbours", DEFAULT.toBuilder().taskLearning(MemLoopConfig.TaskLearning.NEIGHBOURS).build());
     m.put("default-capped-128", DEFAULT.toBuilder().maxMemories(128).build());
     return java.util.Collections.unmodifiableMap(m);
