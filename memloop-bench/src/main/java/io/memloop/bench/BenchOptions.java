@@ -173,8 +173,8 @@ public record BenchOptions(
       }
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
-            + String.join(", ", STRATEGIES) + "; rag-kN for plain RAG showing N memories, N from 1 to "
-            + MAX_RAG_TOP + " but " + RagStrategy.all().shows() + " (that is rag); ablations: " + String.join(", ", ABLATIONS) + ")");
+            + String.join(", ", STRATEGIES) + "; rag-kN, plain RAG showing N from 1 to " + MAX_RAG_TOP + " but "
+            + RagStrategy.all().shows() + "; ablations: " + String.join(", ", ABLATIONS) + ")");
       }
     }
   }
