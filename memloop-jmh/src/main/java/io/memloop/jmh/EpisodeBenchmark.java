@@ -77,6 +77,10 @@ public class EpisodeBenchmark {
   @Param({"-1"})
   public int firstEncounterK2;
 
+  /** The preset's {@code firstEncounterK1} changed to this (-1: the preset's own; 0: a new task recalls k1 intents). */
+  @Param({"-1"})
+  public int firstEncounterK1;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -89,6 +93,9 @@ public class EpisodeBenchmark {
     MemLoopConfig config = MemLoopConfig.preset(Preset.parse(preset));
     if (firstEncounterK2 >= 0) {
       config = config.toBuilder().firstEncounterK2(firstEncounterK2).build();
+    }
+    if (firstEncounterK1 >= 0) {
+      config = config.toBuilder().firstEncounterK1(firstEncounterK1).build();
     }
     loop = MemLoop.builder().store(store).config(config).reconfigure().build();
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
