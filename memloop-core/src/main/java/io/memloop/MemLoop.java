@@ -290,9 +290,17 @@ public final class MemLoop implements AutoCloseable {
     TaskView task = perTask ? taskLedger.view(namespace, intent, query, matches, config) : null;
     List<PoolEntry> pool = PoolEntry.pool(query, matches, config.similarityScope());
     if (wider && matches.size() > config.k1() && !SelectionPipeline.firstEncounter(task, pool, query)) {
-      matches = matches.subList(0, config.k1()); // Recall order: the top k1 of the wider recall are the top k1
-      task = taskLedger.view(namespace, intent, query, matches, config);
-      pool = PoolEntry.pool(query, matches, config.similarityScope());
+      // Recall order: the top k1 of the wider recall are the k1 recall, and their memories lead the pool
+      matches = matches.subList(0, config.k1());
+      int kept = 0;
+      for (IntentMatch match : matches) {
+        kept += match.memories().size();
+      }
+      pool = pool.subList(0, kept);
+      if (config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS) {
+        // neighbours' evidence is weighed over the recalled intents; the task's own record of the pool reads the same
+        task = taskLedger.view(namespace, intent, query, matches, config);
+      }
     }
     SignalState signals = rankingSignals.isEmpty() ? null : signalState(namespace, intent, query, pool);
     return new PhaseA(matches, task, pool, signals);
