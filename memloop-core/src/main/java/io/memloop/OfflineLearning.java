@@ -1,5 +1,6 @@
 package io.memloop;
 
+import io.memloop.policy.PoolEntry;
 import io.memloop.policy.Selection;
 import io.memloop.policy.SelectionPipeline;
 import io.memloop.policy.TaskNote;
@@ -61,6 +62,7 @@ public final class OfflineLearning {
   private final TaskLedger ledger = new TaskLedger(new InMemoryStore(1));
   private @Nullable Pending pending;
   private long decisions;
+  private boolean recallComplete = true;
 
   /** The last decision's arms, kept for {@link #learn}. */
   private record Pending(String ns, TaskView task, boolean explorable, @Nullable Set<String> stay,
@@ -93,16 +95,36 @@ public final class OfflineLearning {
    * @param memories what is known of each pooled memory; an unknown one counts as an unknown outcome
    */
   public List<Choice> choose(String ns, String task, List<Candidate> pool, Map<String, Known> memories) {
-    List<IntentMatch> matches = new ArrayList<>(pool.size());
-    for (Candidate c : OfflineSelection.oldestFirst(pool)) {
-      long seq = io.memloop.store.MemoryStore.sequenceOf(c.memoryId());
-      Instant created = Instant.ofEpochSecond(Math.max(0, Math.min(seq, Instant.MAX.getEpochSecond())));
-      Known k = memories.get(c.memoryId());
-      // a 1-d "embedding" whose dot with the unit query is the logged similarity: the same-intent test reads it
-      Memory m = new Memory(c.memoryId(), ns, c.memoryId(), "", new float[] {(float) c.similarity()},
-          k == null ? "-" : k.experience(), k == null ? Outcome.UNKNOWN : k.outcome(), c.q(), 0, created, created);
-      matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
+    return choose(ns, task, pool, memories, null);
+  }
+
+  /**
+   * As {@link #choose(String, String, List, Map)}, from what this configuration's Phase A would have recalled of the
+   * logged pool ({@link OfflineSelection#recall}): its similarity gate, and its k1 intents, or its {@code
+   * firstEncounterK1} while the task has no record of its own, as the engine recalls. {@link #recallComplete} then
+   * says whether the log held all of that recall.
+   *
+   * @param logged the logging policy's configuration; null to take the pool as logged
+   */
+  public List<Choice> choose(String ns, String task, List<Candidate> pool, Map<String, Known> memories,
+      @Nullable MemLoopConfig logged) {
+    recallComplete = true;
+    if (logged != null) {
+      boolean wider = SelectionPipeline.wideRecall(config);
+      OfflineSelection.Recalled r = OfflineSelection.recall(pool, config, wider ? config.firstEncounterK1() : config.k1(), logged);
+      if (wider) {
+        // a task the wider recall shows known recalls k1, as in the engine; intents the log lacks could only show
+        // more of the task's own, so a task found known here is known
+        List<IntentMatch> m = matches(ns, r.pool(), memories);
+        if (!SelectionPipeline.firstEncounter(ledger.view(ns, Intent.ofText(task), UNIT, m, config),
+            PoolEntry.pool(UNIT, m, selection.similarityScope()), UNIT)) {
+          r = OfflineSelection.recall(pool, config, config.k1(), logged);
+        }
+      }
+      pool = r.pool();
+      recallComplete = r.complete();
     }
+    List<IntentMatch> matches = matches(ns, pool, memories);
     TaskView view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
     // enumerate the draws: the exploring draw (when the task can explore), then the note-depth draw
     List<Choice> choices = new ArrayList<>();
@@ -178,6 +200,26 @@ public final class OfflineLearning {
     RetrievalRecord record = new RetrievalRecord("replay-" + ++decisions, d.ns(), EPOCH, EPOCH, candidates,
         note.into(Annotations.EMPTY));
     ledger.learn(d.ns(), record, reward, used, config);
+  }
+
+  /** Whether the log held everything the last {@link #choose} with a logging configuration would have recalled. */
+  public boolean recallComplete() {
+    return recallComplete;
+  }
+
+  /** Each logged candidate as its own intent, oldest first: the shape the ledger and Phase B read. */
+  private static List<IntentMatch> matches(String ns, List<Candidate> pool, Map<String, Known> memories) {
+    List<IntentMatch> matches = new ArrayList<>(pool.size());
+    for (Candidate c : OfflineSelection.oldestFirst(pool)) {
+      long seq = io.memloop.store.MemoryStore.sequenceOf(c.memoryId());
+      Instant created = Instant.ofEpochSecond(Math.max(0, Math.min(seq, Instant.MAX.getEpochSecond())));
+      Known k = memories.get(c.memoryId());
+      // a 1-d "embedding" whose dot with the unit query is the logged similarity: the same-intent test reads it
+      Memory m = new Memory(c.memoryId(), ns, c.memoryId(), "", new float[] {(float) c.similarity()},
+          k == null ? "-" : k.experience(), k == null ? Outcome.UNKNOWN : k.outcome(), c.q(), 0, created, created);
+      matches.add(new IntentMatch(c.memoryId(), c.similarity(), List.of(m)));
+    }
+    return matches;
   }
 
   private static Set<String> ids(List<Memory> selected) {

@@ -23,6 +23,42 @@ public final class OfflineSelection {
 
   private OfflineSelection() {}
 
+  /**
+   * What a configuration's Phase A would have recalled of a logged pool, and whether the log holds all of it.
+   *
+   * @param pool the logged candidates it would have recalled, in the logged order
+   * @param complete false when it would have recalled intents the logging policy did not: a wider recall, or a lower
+   *     similarity gate, reaching past what the log holds
+   */
+  public record Recalled(List<Candidate> pool, boolean complete) {}
+
+  /**
+   * The part of a logged pool that a Phase A recalling {@code width} intents at gate {@code config}'s δ would have
+   * recalled: the {@code width} most similar intents at or above δ, where the candidates that share a logged
+   * similarity are one intent's (a memory's similarity is its intent's). The log holds the logging policy's own
+   * recall ({@code logged}'s k1 intents, or its {@code firstEncounterK1} where the pool shows more than k1, at its
+   * δ), so a recall reaching past it is flagged rather than guessed at.
+   */
+  public static Recalled recall(List<Candidate> pool, MemLoopConfig config, int width, MemLoopConfig logged) {
+    double[] sims = pool.stream().mapToDouble(Candidate::similarity).distinct().sorted().toArray(); // ascending
+    int intents = sims.length;
+    int asked = intents > logged.k1()
+        ? (SelectionPipeline.wideRecall(logged) ? Math.max(intents, logged.firstEncounterK1()) : intents)
+        : logged.k1();
+    double gate = config.similarityThreshold();
+    boolean complete = intents >= asked
+        // the log holds the most similar intents there were: enough of them, or the rest are below this gate
+        ? width <= asked || sims[0] < gate
+        // the logging gate cut its recall: it holds every intent at or above that gate
+        : gate >= logged.similarityThreshold() || width <= intents;
+    java.util.Set<Double> kept = new java.util.HashSet<>();
+    for (int i = intents - 1; i >= 0 && kept.size() < width && sims[i] >= gate; i--) {
+      kept.add(sims[i]);
+    }
+    List<Candidate> recalled = pool.stream().filter(c -> kept.contains(c.similarity())).toList();
+    return new Recalled(recalled, complete);
+  }
+
   /** Ids of the candidates {@code config} would select, in the order it would show them. */
   public static List<String> select(List<Candidate> pool, MemLoopConfig config) {
     MemLoopConfig greedy = config.toBuilder()

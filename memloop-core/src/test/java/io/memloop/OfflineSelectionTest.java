@@ -36,4 +36,50 @@ class OfflineSelectionTest {
     MemLoopConfig exploring = greedy.toBuilder().exploration(MemLoopConfig.Exploration.EPSILON_GREEDY).epsilon(1).build();
     assertThat(OfflineSelection.select(pool, exploring)).isEqualTo(OfflineSelection.select(pool, greedy));
   }
+
+  /** A logged pool of {@code intents} intents at similarities 0.95, 0.90, ...; two memories share the first one's. */
+  private static List<Candidate> intents(int intents) {
+    List<Candidate> pool = new java.util.ArrayList<>();
+    pool.add(logged("m100", 0.95, 0));
+    for (int i = 0; i < intents; i++) {
+      pool.add(logged("m" + i, 0.95 - 0.05 * i, 0));
+    }
+    return pool;
+  }
+
+  private static List<String> ids(OfflineSelection.Recalled r) {
+    return r.pool().stream().map(Candidate::memoryId).toList();
+  }
+
+  @Test
+  void recall_keepsWhatTheConfigurationWouldRecall_andSaysWhetherTheLogHoldsAllOfIt() {
+    MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL); // k1 = 5, delta = 0.5, no wider first recall
+    MemLoopConfig narrow = memrl.toBuilder().k1(3).build();
+    // the log is memrl's full recall of five intents (six memories: two share the first intent)
+    OfflineSelection.Recalled r = OfflineSelection.recall(intents(5), narrow, narrow.k1(), memrl);
+    assertThat(ids(r)).as("the three most similar intents, every memory of each").containsExactly("m100", "m0", "m1", "m2");
+    assertThat(r.complete()).isTrue();
+    assertThat(OfflineSelection.recall(intents(5), memrl, 5, memrl)).satisfies(x -> {
+      assertThat(x.pool()).hasSize(6);
+      assertThat(x.complete()).isTrue();
+    });
+    // eight intents wanted where the log holds memrl's top five: what lies beyond the fifth is not in the log
+    assertThat(OfflineSelection.recall(intents(5), memrl, 8, memrl).complete()).isFalse();
+    // ... unless this configuration's gate cuts below the fifth logged intent (0.75) anyway
+    MemLoopConfig gated = memrl.toBuilder().similarityThreshold(0.82).build();
+    OfflineSelection.Recalled g = OfflineSelection.recall(intents(5), gated, 8, memrl);
+    assertThat(ids(g)).containsExactly("m100", "m0", "m1", "m2");
+    assertThat(g.complete()).isTrue();
+    // a log that recalled fewer than it asked for (three intents above memrl's gate) holds every intent above it
+    assertThat(OfflineSelection.recall(intents(3), memrl, 8, memrl).complete()).isTrue();
+    // ... but not the ones a lower gate admits, once more are wanted than the log holds
+    MemLoopConfig lower = memrl.toBuilder().similarityThreshold(0.3).build();
+    assertThat(OfflineSelection.recall(intents(3), lower, 8, memrl).complete()).isFalse();
+    assertThat(OfflineSelection.recall(intents(3), lower, 2, memrl).complete()).isTrue();
+    // a log of the default's wider first recall (eight intents, more than its k1) holds eight
+    MemLoopConfig dflt = MemLoopConfig.preset(Preset.DEFAULT);
+    assertThat(OfflineSelection.recall(intents(8), dflt, 8, dflt).complete()).isTrue();
+    assertThat(OfflineSelection.recall(intents(8), dflt, 9, dflt).complete()).isFalse();
+    assertThat(OfflineSelection.recall(intents(5), dflt, 8, memrl).complete()).as("default's first recall on memrl's log").isFalse();
+  }
 }

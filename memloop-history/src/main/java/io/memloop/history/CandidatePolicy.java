@@ -19,6 +19,7 @@ import java.util.Map;
 final class CandidatePolicy {
   private final MemLoopConfig config;
   private final Map<String, OfflineLearning> learners = new HashMap<>(); // per namespace
+  private boolean recallComplete = true;
 
   CandidatePolicy(MemLoopConfig config) {
     this.config = config;
@@ -28,13 +29,30 @@ final class CandidatePolicy {
     return OfflineLearning.learnsPerTask(config);
   }
 
-  /** The candidate's slates at {@code d}, with their probabilities (summing to 1). */
-  List<OfflineLearning.Choice> choose(OffPolicyEvaluation.Decision d, Map<String, Map<String, OfflineLearning.Known>> memories) {
-    if (!replaysLearning()) {
-      return List.of(new OfflineLearning.Choice(OfflineSelection.select(d.pool(), config), TaskNote.NO_DRAW, 1));
+  /**
+   * The candidate's slates at {@code d}, with their probabilities (summing to 1), chosen from what its Phase A would
+   * have recalled of the logged pool ({@link OfflineSelection#recall}); {@link #recallComplete} then says whether
+   * the log held all of that.
+   *
+   * @param replay whether to replay its per-task ledger (else it chooses greedily, as without one)
+   */
+  List<OfflineLearning.Choice> choose(OffPolicyEvaluation.Decision d, Map<String, Map<String, OfflineLearning.Known>> memories,
+      boolean replay) {
+    if (!replay) {
+      OfflineSelection.Recalled r = OfflineSelection.recall(d.pool(), config, config.k1(), d.config());
+      recallComplete = r.complete();
+      return List.of(new OfflineLearning.Choice(OfflineSelection.select(r.pool(), config), TaskNote.NO_DRAW, 1));
     }
-    return learners.computeIfAbsent(d.ns(), ns -> new OfflineLearning(config)).choose(d.ns(), d.task(), d.pool(),
-        memories.getOrDefault(d.ns(), Map.of()));
+    OfflineLearning learner = learners.computeIfAbsent(d.ns(), ns -> new OfflineLearning(config));
+    List<OfflineLearning.Choice> choices = learner.choose(d.ns(), d.task(), d.pool(), memories.getOrDefault(d.ns(), Map.of()),
+        d.config());
+    recallComplete = learner.recallComplete();
+    return choices;
+  }
+
+  /** Whether the log held every memory the candidate would have recalled at the last {@link #choose}. */
+  boolean recallComplete() {
+    return recallComplete;
   }
 
   /** Feeds the logged outcome of {@code d}, the decision {@link #choose} was last asked about. */

@@ -311,11 +311,12 @@ public final class OffPolicyEvaluation {
     List<String> warnings = new ArrayList<>(policy.unseeable(name, decisions, known));
     boolean replay = policy.replaysLearning() && warnings.isEmpty();
     int zeroPropensity = 0;
+    int beyondLog = 0; // decisions where the candidate would have recalled memories the log does not hold
     for (int i = 0; i < n; i++) {
       Decision d = decisions.get(i);
       // the candidate's slates here: one, or (replaying per-task learning) one per outcome of its own draws
-      List<OfflineLearning.Choice> choices = replay ? policy.choose(d, known)
-          : List.of(new OfflineLearning.Choice(OfflineSelection.select(d.pool(), config), TaskNote.NO_DRAW, 1));
+      List<OfflineLearning.Choice> choices = policy.choose(d, known, replay);
+      beyondLog += policy.recallComplete() ? 0 : 1;
       double eps = Explore.epsilon(d.config());
       double pLogged = 0; // the candidate's probability of the logged action
       double predMine = 0;
@@ -384,6 +385,12 @@ public final class OffPolicyEvaluation {
           + "chosen what '%s' would (another number of memories, or one it never considered): IPS counts them as failures "
           + "and DR relies on its reward model there; the estimates are not trustworthy for this candidate",
           n - supported, n, 100.0 * (n - supported) / n, name));
+    }
+    if (beyondLog > 0) {
+      warnings.add(String.format(java.util.Locale.ROOT, "in %d of %d decisions (%.0f %%) '%s' would have recalled memories "
+          + "the log does not hold (it recalls more intents (k1, firstEncounterK1) or has a lower similarity gate than "
+          + "the logging policy): it chose from the logged ones only, and its estimates are not trustworthy there",
+          beyondLog, n, 100.0 * beyondLog / n, name));
     }
     if (zeroPropensity > 0) {
       warnings.add(zeroPropensity + " logged slates had probability 0 under the logged configuration (a log written "

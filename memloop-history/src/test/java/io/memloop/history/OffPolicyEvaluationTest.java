@@ -37,12 +37,13 @@ class OffPolicyEvaluationTest {
   @TempDir Path dir;
 
   private static MemLoopConfig logging(double epsilon) {
-    MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.MEMRL).toBuilder().set("lambda", "0").set("k2", "3");
+    // the world's pools are six intents: the logging policy recalls six
+    MemLoopConfig.Builder b = MemLoopConfig.preset(Preset.MEMRL).toBuilder().set("lambda", "0").set("k2", "3").set("k1", "6");
     return epsilon > 0 ? b.set("exploration", "EPSILON_GREEDY").set("epsilon", Double.toString(epsilon)).build()
         : b.set("exploration", "NONE").set("epsilon", "0").build();
   }
 
-  private static final MemLoopConfig BY_UTILITY = MemLoopConfig.preset(Preset.MEMRL).toBuilder().set("lambda", "1").set("k2", "3")
+  private static final MemLoopConfig BY_UTILITY = MemLoopConfig.preset(Preset.MEMRL).toBuilder().set("lambda", "1").set("k2", "3").set("k1", "6")
       .set("exploration", "NONE").set("epsilon", "0").build();
 
   /** Writes the log; returns the true success rate of each candidate (by name) on the logged contexts. */
@@ -186,6 +187,23 @@ class OffPolicyEvaluationTest {
     assertThat(k1.supported()).isZero(); // one memory where the log always shows three
     assertThat(k1.departures()).isEqualTo(k1.decisions());
     assertThat(k1.warnings()).anyMatch(w -> w.contains("could not have chosen")).anyMatch(w -> w.contains("departs"));
+  }
+
+  @Test
+  void aCandidateThatRecallsMoreThanTheLogHolds_isFlagged_andOneThatRecallsLess_choosesFromItsOwnRecall() {
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    c.put("wider", BY_UTILITY.toBuilder().set("k1", "8").build());
+    c.put("narrower", BY_UTILITY.toBuilder().set("k1", "3").build());
+    c.put("same", BY_UTILITY);
+    world(0.2, 5, c);
+    Map<String, OffPolicyEvaluation.Report> r = new LinkedHashMap<>();
+    OffPolicyEvaluation.run(dir, c, logging(0.2)).reports().forEach(x -> r.put(x.candidate(), x));
+    assertThat(r.get("wider").warnings()).anyMatch(w -> w.startsWith("in 6000 of 6000 decisions (100 %) 'wider' would have "
+        + "recalled memories the log does not hold"));
+    assertThat(r.get("same").warnings()).noneMatch(w -> w.contains("does not hold"));
+    assertThat(r.get("narrower").warnings()).noneMatch(w -> w.contains("does not hold"));
+    // by utility among its three most similar intents: not the same choices as among all six
+    assertThat(r.get("narrower").agreeing()).isNotEqualTo(r.get("same").agreeing());
   }
 
   @Test
