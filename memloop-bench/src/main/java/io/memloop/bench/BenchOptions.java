@@ -116,6 +116,16 @@ public record BenchOptions(
     }
   }
 
+  /**
+   * Whether {@code name} is MemLoop's {@code default} changed: an ablation, or {@code default} or an ablation with
+   * knobs changed after a colon. A variant is compared with the baselines; it is never the baseline that
+   * {@code default} is measured against.
+   */
+  public static boolean isDefaultVariant(String name) {
+    String base = name.split(":", 2)[0];
+    return !name.equals(Headline.MEMLOOP) && (base.equals(Headline.MEMLOOP) || ABLATIONS.contains(base));
+  }
+
   /** Strategy names, in report order: floor first, ceiling last. */
   public static final List<String> STRATEGIES =
       List.of("no-memory", "rag", "rag-k5", "rag-success", "recent", "similarity", "memp", "memrl", "default", "oracle");

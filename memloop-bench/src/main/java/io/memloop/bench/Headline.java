@@ -16,7 +16,8 @@ import java.util.Optional;
  * @param best the best non-oracle strategy
  * @param overNoMemory best minus no-memory, if no-memory ran
  * @param overBaseline best minus the best other non-oracle, non-floor strategy, if there is one
- * @param defaultVsBaseline default minus the best non-oracle strategy other than default and the floor
+ * @param defaultVsBaseline default minus the best non-oracle strategy other than default, its variants
+ *     ({@link BenchOptions#isDefaultVariant}) and the floor
  * @param identical strategy to the earlier strategy whose every per-seed, per-epoch accuracy it equals
  */
 record Headline(
@@ -69,9 +70,13 @@ record Headline(
     StrategySummary bestFinal = best;
     Optional<Comparison> overFloor = env.strategy(FLOOR).filter(f -> f != bestFinal).map(f -> compare(bestFinal, f));
     Optional<Comparison> overBaseline = bestOf(candidates, List.of(best.strategy(), FLOOR)).map(b -> compare(bestFinal, b));
-    Optional<Comparison> defaultVs = env.strategy(MEMLOOP)
-        .flatMap(d -> bestOf(candidates, List.of(MEMLOOP, FLOOR)).map(b -> compare(d, b)));
+    Optional<Comparison> defaultVs = env.strategy(MEMLOOP).flatMap(d -> baselineOf(candidates).map(b -> compare(d, b)));
     return new Headline(env.environment(), side(best), overFloor, overBaseline, defaultVs, identical(env));
+  }
+
+  /** The best baseline {@code default} is measured against: neither the floor nor {@code default} or a variant of it. */
+  private static Optional<StrategySummary> baselineOf(List<StrategySummary> candidates) {
+    return bestOf(candidates.stream().filter(s -> !BenchOptions.isDefaultVariant(s.strategy())).toList(), List.of(MEMLOOP, FLOOR));
   }
 
   private static Optional<StrategySummary> bestOf(List<StrategySummary> candidates, List<String> excluded) {
@@ -162,7 +167,7 @@ record Headline(
 
   /**
    * MemLoop's {@code default} against each environment's best baseline (the best strategy other than default,
-   * the floor and the oracle), on average over the environments: for each seed that every compared run has,
+   * its variants, the floor and the oracle), on average over the environments: for each seed that every compared run has,
    * the mean over environments of default minus that environment's baseline; then the mean and 95 % interval
    * of those per-seed averages.
    *
@@ -176,7 +181,7 @@ record Headline(
       for (EnvironmentSummary env : environments) {
         List<StrategySummary> candidates = env.strategies().stream().filter(s -> !s.strategy().equals(CEILING)).toList();
         Optional<StrategySummary> d = env.strategy(MEMLOOP);
-        Optional<StrategySummary> b = bestOf(candidates, List.of(MEMLOOP, FLOOR));
+        Optional<StrategySummary> b = baselineOf(candidates);
         if (d.isEmpty() || b.isEmpty()) {
           continue;
         }

@@ -57,12 +57,16 @@ public record StreamEnvironmentSummary(
   }
 
   /**
-   * The best baseline: among the strategies other than {@code default} and the oracle (no memory included), the
-   * one with the highest mean success; on a tie the first in run order.
+   * The best baseline: among the strategies other than {@code default}, its variants ({@link
+   * BenchOptions#isDefaultVariant}) and the oracle (no memory included), the one with the highest mean success; on a
+   * tie the first in run order.
    */
   public Optional<StreamStrategySummary> bestBaseline() {
     StreamStrategySummary best = null;
     for (StreamStrategySummary s : baselines()) {
+      if (BenchOptions.isDefaultVariant(s.strategy())) {
+        continue;
+      }
       if (best == null || s.success().mean() > best.success().mean()) {
         best = s;
       }

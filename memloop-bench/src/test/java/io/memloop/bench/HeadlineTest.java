@@ -46,6 +46,28 @@ class HeadlineTest {
   }
 
   @Test
+  void variantsOfDefault_areNeverTheBaselineDefaultIsMeasuredAgainst() {
+    EnvironmentSummary e = env(
+        strategy("rag", 0.5, 0.6, 0.7),
+        strategy("default", 0.6, 0.7, 0.8),
+        strategy("default-narrow-first-recall", 0.9, 0.9, 0.9),
+        strategy("default:k1=10", 0.95, 0.95, 0.95),
+        strategy("memrl:lambda=0.3", 0.55, 0.65, 0.75));
+    Headline h = Headline.of(e);
+    assertThat(h.best().strategy()).as("the best strategy may be a variant").isEqualTo("default:k1=10");
+    assertThat(h.defaultVsBaseline().orElseThrow().b().strategy()).as("a baseline's own variant still counts")
+        .isEqualTo("memrl:lambda=0.3");
+    EnvironmentSummary other = new EnvironmentSummary("b", 10, 2, Environment.HeldOut.TRANSFER, List.of(
+        strategy("rag", 0.5, 0.5, 0.5), strategy("default+neighbours", 0.9, 0.9, 0.9), strategy("default", 0.8, 0.7, 0.9)));
+    assertThat(Headline.Overall.of(List.of(e, other)).orElseThrow().baselines())
+        .containsExactly(java.util.Map.entry("env", "memrl:lambda=0.3"), java.util.Map.entry("b", "rag"));
+    assertThat(BenchOptions.isDefaultVariant("default")).isFalse();
+    assertThat(BenchOptions.isDefaultVariant("default-narrow-first-recall:k2=5")).isTrue();
+    assertThat(BenchOptions.isDefaultVariant("defaults")).isFalse();
+    assertThat(BenchOptions.isDefaultVariant("rag-k8")).isFalse();
+  }
+
+  @Test
   void overall_averagesEachSeedsDifferences_overTheEnvironments_againstEachOnesBestBaseline() {
     EnvironmentSummary a = new EnvironmentSummary("a", 10, 2, Environment.HeldOut.TRANSFER, List.of(
         strategy("rag", 0.5, 0.6, 0.7), strategy("recent", 0.9, 0.9, 0.9), strategy("default", 0.6, 0.6, 0.6),

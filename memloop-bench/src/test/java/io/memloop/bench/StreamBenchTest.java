@@ -100,6 +100,23 @@ class StreamBenchTest {
   }
 
   @Test
+  void aVariantOfDefault_isComparedButIsNeverTheBestBaseline() {
+    StreamEnvironmentSummary env = report.environment("fake").orElseThrow();
+    // the oracle's runs under an ablation's name: better than every baseline, and still not the baseline
+    StreamStrategySummary o = env.strategy("oracle").orElseThrow();
+    StreamStrategySummary variant = new StreamStrategySummary("default-narrow-first-recall", o.success(), o.successBeforeDrift(),
+        o.successAfterDrift(), o.regret(), o.recoveryEpisodes(), o.recovered(), o.dip(), o.memories(), o.shownChars(),
+        o.misledRate(), o.wallSeconds(), o.curve(), o.regretCurve(), o.memoryCurve(), o.runs());
+    List<StreamStrategySummary> with = new java.util.ArrayList<>(env.strategies());
+    with.add(variant);
+    StreamEnvironmentSummary withVariant = new StreamEnvironmentSummary(env.environment(), env.length(), env.driftAt(),
+        env.kinds(), env.driftingKinds(), with);
+    assertThat(withVariant.bestBaseline()).isEqualTo(env.bestBaseline());
+    assertThat(withVariant.comparisons()).extracting(StreamEnvironmentSummary.Comparison::against)
+        .contains("default-narrow-first-recall");
+  }
+
+  @Test
   void theOracleSolvesEveryEpisodeAnyStrategyOfItsRunSolves() {
     for (long seed : List.of(1L, 2L)) {
       List<StreamRun> runs = report.runs().stream().map(StreamReport.Run::result).filter(r -> r.seed() == seed).toList();
