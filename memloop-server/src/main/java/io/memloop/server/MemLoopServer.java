@@ -110,7 +110,10 @@ public final class MemLoopServer implements AutoCloseable {
         // cut a client still uploading its body ("Idle timeout expired") long before the drain timeout: align them
         graceful.setShutdownIdleTimeout(Math.max(1, options.drainTimeout().toMillis()));
         server.insertHandler(graceful);
-        server.insertHandler(new RequestGuard(options, metrics)); // outermost: checks and counts every request
+        server.insertHandler(new RequestGuard(options, metrics)); // checks and counts every request
+        // outermost: knows which connections have a request in progress, and closes the others when the stop
+        // begins, so that an idle keep-alive connection does not hold the stop for the whole drain
+        server.insertHandler(new IdleConnections());
         server.setErrorHandler(JsonErrorHandler.onServer(metrics));
       });
       cfg.jetty.modifyServletContextHandler(h -> h.setErrorHandler(JsonErrorHandler.onServletContext()));

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's outermost handler: what a request must be before any route sees it, for every route alike
+ * The handler (inside {@link IdleConnections}) that checks what a request must be before any route sees it, for every route alike
  * ({@code /v1}, {@code /mcp}, health, metrics, the inspector at {@code /ui}), and the one place every answer is counted in
  * {@code memloop_requests_seconds} (refusals here, Jetty's and Javalin's own errors, 5xx included).
  *
