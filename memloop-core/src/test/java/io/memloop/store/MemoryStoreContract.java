@@ -343,7 +343,10 @@ public abstract class MemoryStoreContract {
   @Test
   void concurrentRewards_loseNoUpdate() throws Exception {
     int memories = 8;
-    int rewardsPerMemory = 200;
+    // 480 rewards on 4 threads, every memory shared by two retrievals: enough overlapping read-modify-writes that a
+    // lost update shows (each store's conflict path runs many times), few enough that a store committing every
+    // write (SolrCloud with visibility=immediate) finishes in seconds
+    int rewardsPerMemory = 60;
     List<Memory> ms = new ArrayList<>();
     for (int i = 0; i < memories; i++) {
       ms.add(insert("ns", randomUnit(new SplittableRandom(100 + i)), "m" + i, 0));
