@@ -5,7 +5,10 @@ import io.memloop.MemLoop;
 import io.memloop.MemLoopConfig;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
+import io.memloop.Candidate;
+import io.memloop.OfflineLearning;
 import io.memloop.OfflineSelection;
+import io.memloop.policy.TaskNote;
 import io.memloop.Outcome;
 import io.memloop.Preset;
 import io.memloop.Retrieval;
@@ -150,14 +153,24 @@ public final class OpeValidation {
 
   /**
    * The logging run: MemRL with exploration over every epoch, logged to {@code log}; at each retrieval each
-   * candidate's slate from the same pool is attempted under the logged attempt's random numbers.
+   * candidate's slate from the same pool is attempted under the logged attempt's random numbers. A candidate chooses
+   * as {@code evaluate} replays it: from what its own Phase A would have recalled of the pool, and, where it learns
+   * per task, with its ledger fed the logged slates and rewards (its draws weighed by their probabilities).
    *
    * @return each candidate's counterfactual success rate over the logged decisions
    */
   private static Map<String, Double> loggingRun(Environment env, IntentEmbeddings embeddings, int epochs, long seed,
       MemLoopConfig logging, Map<String, MemLoopConfig> candidates, Path log) {
-    Map<String, Integer> solved = new LinkedHashMap<>();
-    candidates.keySet().forEach(k -> solved.put(k, 0));
+    Map<String, Double> solved = new LinkedHashMap<>();
+    candidates.keySet().forEach(k -> solved.put(k, 0.0));
+    // a candidate that learns per task chooses as evaluate replays it: its ledger fed the logged slates and rewards
+    Map<String, OfflineLearning> learners = new LinkedHashMap<>();
+    candidates.forEach((k, c) -> {
+      if (OfflineLearning.learnsPerTask(c) && c.taskLearning() != MemLoopConfig.TaskLearning.NEIGHBOURS) {
+        learners.put(k, new OfflineLearning(c));
+      }
+    });
+    Map<String, OfflineLearning.Known> known = new LinkedHashMap<>();
     int decisions = 0;
     long policySeed = Seeds.derive(seed, "policy:" + env.name());
     try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(embeddings.dimension())).config(logging)
@@ -174,16 +187,30 @@ public final class OpeValidation {
           float[] z = embeddings.of(task);
           Retrieval r = loop.retrieve(NS, Intent.of(seen.intent(), z));
           long episodeSeed = Seeds.derive(policySeed, epoch, i);
+          for (Candidate c : r.candidates()) {
+            Memory m = loop.get(NS, c.memoryId()).orElseThrow();
+            known.put(m.id(), new OfflineLearning.Known(m.outcome(), m.experience()));
+          }
           for (var c : candidates.entrySet()) {
-            List<Memory> slate = new ArrayList<>();
-            for (String id : OfflineSelection.select(r.candidates(), c.getValue())) {
-              slate.add(loop.get(NS, id).orElseThrow());
+            OfflineLearning learner = learners.get(c.getKey());
+            List<OfflineLearning.Choice> choices = learner != null
+                ? learner.choose(NS, seen.intent(), r.candidates(), known, logging)
+                : List.of(new OfflineLearning.Choice(OfflineSelection.select(
+                    OfflineSelection.recall(r.candidates(), c.getValue(), c.getValue().k1(), logging).pool(), c.getValue()),
+                    TaskNote.NO_DRAW, 1));
+            double success = 0; // over the candidate's own draws, each slate under the logged attempt's random numbers
+            for (OfflineLearning.Choice choice : choices) {
+              List<Memory> slate = new ArrayList<>();
+              for (String id : choice.slate()) {
+                slate.add(loop.get(NS, id).orElseThrow());
+              }
+              success += env.attempt(task, slate, new SplittableRandom(episodeSeed)).success() ? choice.probability() : 0;
             }
-            if (env.attempt(task, slate, new SplittableRandom(episodeSeed)).success()) {
-              solved.merge(c.getKey(), 1, Integer::sum);
-            }
+            solved.merge(c.getKey(), success, Double::sum);
           }
           Episode episode = env.attempt(task, r.selected(), new SplittableRandom(episodeSeed));
+          List<String> shown = r.selected().stream().map(Memory::id).toList();
+          learners.values().forEach(l -> l.learn(shown, TaskNote.WHOLE, episode.reward(), null, known));
           loop.reward(NS, r.id(), episode.reward());
           loop.remember(NS, Intent.of(seen.intent(), z), episode.experience(), Outcome.ofReward(episode.reward()), r.id());
           decisions++;
