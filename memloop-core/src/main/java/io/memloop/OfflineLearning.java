@@ -109,23 +109,28 @@ public final class OfflineLearning {
   public List<Choice> choose(String ns, String task, List<Candidate> pool, Map<String, Known> memories,
       @Nullable MemLoopConfig logged) {
     recallComplete = true;
+    List<IntentMatch> matches = null;
+    TaskView view = null;
     if (logged != null) {
       boolean wider = SelectionPipeline.wideRecall(config);
       OfflineSelection.Recalled r = OfflineSelection.recall(pool, config, wider ? config.firstEncounterK1() : config.k1(), logged);
       if (wider) {
         // a task the wider recall shows known recalls k1, as in the engine; intents the log lacks could only show
-        // more of the task's own, so a task found known here is known
-        List<IntentMatch> m = matches(ns, r.pool(), memories);
-        if (!SelectionPipeline.firstEncounter(ledger.view(ns, Intent.ofText(task), UNIT, m, config),
-            PoolEntry.pool(UNIT, m, selection.similarityScope()), UNIT)) {
+        // more of the task's own, so a task found known here is known. A new task keeps the wider recall and its view.
+        matches = matches(ns, r.pool(), memories);
+        view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
+        if (!SelectionPipeline.firstEncounter(view, PoolEntry.pool(UNIT, matches, selection.similarityScope()), UNIT)) {
           r = OfflineSelection.recall(pool, config, config.k1(), logged);
+          matches = null;
         }
       }
       pool = r.pool();
       recallComplete = r.complete();
     }
-    List<IntentMatch> matches = matches(ns, pool, memories);
-    TaskView view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
+    if (matches == null) {
+      matches = matches(ns, pool, memories);
+      view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
+    }
     // enumerate the draws: the exploring draw (when the task can explore), then the note-depth draw
     List<Choice> choices = new ArrayList<>();
     Set<String> stay = null;

@@ -187,8 +187,10 @@ public final class OpeValidation {
           float[] z = embeddings.of(task);
           Retrieval r = loop.retrieve(NS, Intent.of(seen.intent(), z));
           long episodeSeed = Seeds.derive(policySeed, epoch, i);
+          Map<String, Memory> pooled = new LinkedHashMap<>(); // read once: what the replay knows, and every slate
           for (Candidate c : r.candidates()) {
             Memory m = loop.get(NS, c.memoryId()).orElseThrow();
+            pooled.put(m.id(), m);
             known.put(m.id(), new OfflineLearning.Known(m.outcome(), m.experience()));
           }
           for (var c : candidates.entrySet()) {
@@ -200,10 +202,7 @@ public final class OpeValidation {
                     TaskNote.NO_DRAW, 1));
             double success = 0; // over the candidate's own draws, each slate under the logged attempt's random numbers
             for (OfflineLearning.Choice choice : choices) {
-              List<Memory> slate = new ArrayList<>();
-              for (String id : choice.slate()) {
-                slate.add(loop.get(NS, id).orElseThrow());
-              }
+              List<Memory> slate = choice.slate().stream().map(pooled::get).toList();
               success += env.attempt(task, slate, new SplittableRandom(episodeSeed)).success() ? choice.probability() : 0;
             }
             solved.merge(c.getKey(), success, Double::sum);
