@@ -47,7 +47,8 @@ public record MemLoopConfig(
     NoteDepth noteDepth,
     int firstEncounterK2,
     double exploreBeyondBudget,
-    int firstEncounterK1) {
+    int firstEncounterK1,
+    double freshness) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -203,7 +204,7 @@ public record MemLoopConfig(
         k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
-        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1});
+        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -220,7 +221,7 @@ public record MemLoopConfig(
         (int) Knob.EXPLORE_AFTER_FAILURES.in(v), (int) Knob.EXPLORE_BUDGET.in(v), (long) Knob.MAX_MEMORIES.in(v),
         (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
-        (int) Knob.FIRST_ENCOUNTER_K1.in(v));
+        (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -371,6 +372,7 @@ public record MemLoopConfig(
     public Builder firstEncounterK2(int v) { return put(Knob.FIRST_ENCOUNTER_K2, v); }
     public Builder exploreBeyondBudget(double v) { return put(Knob.EXPLORE_BEYOND_BUDGET, v); }
     public Builder firstEncounterK1(int v) { return put(Knob.FIRST_ENCOUNTER_K1, v); }
+    public Builder freshness(double v) { return put(Knob.FRESHNESS, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

@@ -31,7 +31,11 @@ import org.jspecify.annotations.Nullable;
  *       comparison is not biased by which tasks explore;
  *   <li>{@code d} → [episodes shown long failure notes whole, their summed success, episodes shown them as
  *       their newest k2 attempts (and repeats of attempts that shortening hid, see {@link #hiddenAttemptRepeated}),
- *       their summed success] — the note-depth draw's record.
+ *       their summed success] — the note-depth draw's record;
+ *   <li>{@code r} → [rewarded retrievals, those whose task had been rewarded before] — whether tasks come back in
+ *       this namespace ({@link TaskView#recurrence}, which {@link MemLoopConfig#freshness()} weighs by);
+ *   <li>{@code c:<memory>} → [episodes that used the memory and succeeded, failed uses since its last successful one]
+ *       — whether a success experience has gone stale ({@link TaskView#stale}).
  * </ul>
  *
  * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
@@ -75,6 +79,7 @@ final class TaskLedger {
     keys.add("t:" + task);
     keys.add("n");
     keys.add("d");
+    keys.add("r");
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -96,8 +101,43 @@ final class TaskLedger {
     });
     double[] d = entries.getOrDefault("d", new double[4]);
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
+    double[] r = entries.getOrDefault("r", new double[2]);
+    double recurrence = (r[1] + 1) / (r[0] + 2);
+    java.util.Set<String> stale = net.isEmpty() && t[0] == 0 && t[1] == 0 && config.freshness() > 0 && recurrence < 1
+        ? stale(namespace, matches) : java.util.Set.of();
     return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
-        explorationProbability(d), neighbourNet);
+        explorationProbability(d), neighbourNet, recurrence, stale);
+  }
+
+  /**
+   * The pooled success experiences that have gone stale: they helped an episode that used them once at least, and the
+   * last {@link TaskView#STALE_AFTER} episodes that used them all failed (a use as credited: the memories the agent named, or
+   * the first success it was shown). One more read of the ledger, made only for a task with no record of its own.
+   */
+  private java.util.Set<String> stale(String namespace, List<IntentMatch> matches) {
+    List<String> keys = new ArrayList<>();
+    for (IntentMatch match : matches) {
+      for (Memory m : match.memories()) {
+        if (m.outcome() == Outcome.SUCCESS) {
+          keys.add(creditKey(m.id()));
+        }
+      }
+    }
+    if (keys.isEmpty()) {
+      return java.util.Set.of();
+    }
+    java.util.Set<String> out = new java.util.HashSet<>();
+    store.ledger(namespace, keys).forEach((k, v) -> {
+      if (v[0] >= 1 && v[1] >= TaskView.STALE_AFTER) {
+        out.add(k.substring(2));
+      }
+    });
+    return out;
+  }
+
+  /** The {@code c:} entry of a memory: [episodes that used it and succeeded, failed uses since its last successful one]. */
+  private static String creditKey(String memoryId) {
+    return "c:" + memoryId;
   }
 
   /** Most uses of one memory its {@code u:} entry remembers (the newest). */
@@ -267,11 +307,12 @@ final class TaskLedger {
     List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
-      List<String> keys = new ArrayList<>(List.of(taskKey, "n"));
+      List<String> keys = new ArrayList<>(List.of(taskKey, "n", "r"));
       if (noteDepth != TaskNote.NO_DRAW) {
         keys.add("d");
       }
       credited.forEach(id -> keys.add(pairKey(note.context(), id)));
+      credited.forEach(id -> keys.add(creditKey(id)));
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -285,6 +326,8 @@ final class TaskLedger {
       Map<String, double[]> entries = store.ledger(namespace, keys);
       Map<String, double[]> out = new HashMap<>();
       double[] t = entries.getOrDefault(taskKey, new double[2]);
+      double[] rec = entries.getOrDefault("r", new double[2]); // [rewarded retrievals, of tasks rewarded before]
+      out.put("r", new double[] {rec[0] + 1, rec[1] + (entries.containsKey(taskKey) ? 1 : 0)});
       out.put(taskKey, new double[] {success ? 0 : t[0] + 1, t[1] + (note.explored().isEmpty() ? 0 : 1)});
       double[] n = entries.getOrDefault("n", new double[4]).clone();
       if (!note.explored().isEmpty()) {
@@ -305,6 +348,8 @@ final class TaskLedger {
       for (String id : credited) {
         String k = pairKey(note.context(), id);
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
+        double[] c = entries.getOrDefault(creditKey(id), new double[2]);
+        out.put(creditKey(id), success ? new double[] {c[0] + 1, 0} : new double[] {c[0], c[1] + 1});
       }
       if (!cosine.isEmpty()) {
         double self = taskHash(note.context());

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2) as a pipeline of named steps, each stating its
  * own order and tie rule: {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
- * → {@link QMinFilter} (the utility floor) → any {@link RankingSignal}s a user added → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
+ * → {@link QMinFilter} (the utility floor) → any {@link RankingSignal}s a user added → {@link Freshness} (newer first
+ * where a success went stale, for a task with no record) → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
  * {@link TaskView}) → {@link Explore} (ε-greedy and the inclusion probabilities) → {@link NoteDepth} (how much
  * of a long failure note is shown).
  *
@@ -123,9 +124,12 @@ public final class SelectionPipeline {
    * @param take how many of the eligible are selected when exploration keeps the greedy selection
    * @param greedy by pool index: in the greedy selection ({@code order[0..take)})
    * @param greedyP by pool index: the chance of being in the greedy selection, over {@link TaskOrder}'s draw
+   * @param firstEncounter whether the task is shown {@link MemLoopConfig#firstEncounterK2()} for having no record
+   * @param stale the stale success that made {@link Freshness} reorder the eligible; null when it did not
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
-      TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter) {}
+      TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
+      @Nullable PoolEntry stale) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -163,9 +167,17 @@ public final class SelectionPipeline {
     for (int s = 0; s < signals.size(); s++) {
       RankingSignal.reorderChecked(signals.get(s), taskKey, pool, state[s], order, m);
     }
+    boolean first = task != null && firstEncounter(task, pool, query);
+    PoolEntry stale = null;
+    if (first && Freshness.weight(config, task) > 0) {
+      stale = Freshness.stale(pool, order, m, task);
+      if (stale != null) {
+        Freshness.reorder(pool, order, m, scored.score(), Freshness.weight(config, task));
+      }
+    }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);
     int take = learned == null ? Math.min(config.k2(), m) : learned.take();
-    boolean wide = task != null && config.firstEncounterK2() > take && firstEncounter(task, pool, query);
+    boolean wide = first && config.firstEncounterK2() > take;
     if (wide) {
       take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
     }
@@ -174,7 +186,7 @@ public final class SelectionPipeline {
       greedy[order[r]] = true;
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale);
   }
 
   /**
@@ -240,6 +252,13 @@ public final class SelectionPipeline {
           + "intent in view): shown up to firstEncounterK2 = " + config.firstEncounterK2() + " of this order instead of k2 = "
           + config.k2() + (wideRecall(config) ? ", recalled from up to firstEncounterK1 = " + config.firstEncounterK1()
               + " intents instead of k1 = " + config.k1() : "");
+    }
+    if (ranked.stale() != null) {
+      taskOrder += String.format(Locale.ROOT, "; before the tiers, newer memories first (freshness): the success %s has "
+          + "gone stale (it helped an episode that used it, and the last %d that used it failed), and only %s of this "
+          + "namespace's rewarded retrievals came from a task rewarded before, so each eligible score gained %s × its "
+          + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, num(task.recurrence()),
+          num(Freshness.weight(config, task)));
     }
     steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0

@@ -18,15 +18,30 @@ import java.util.Map;
  * @param neighbourNet for memories the task has never used, the net centred reward they earned the neighbouring
  *     tasks that used them ({@link MemLoopConfig.TaskLearning#NEIGHBOURS}), weighted by how near each neighbour is
  *     and how recent its evidence; empty otherwise
+ * @param recurrence the share of the namespace's rewarded retrievals made by a task rewarded before, as
+ *     {@code (recurring + 1) / (rewarded + 2)}: ½ before any reward, near 0 where every task is new (a stream), near 1
+ *     where tasks come back ({@link Freshness} weighs by it)
+ * @param stale the pooled success experiences that have gone stale — they helped an episode that used them, and the
+ *     last two that used them failed —, read only for a task with no record of its own (else empty)
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
-    double margin, double fullNoteProbability, Map<String, Double> neighbourNet) {
+    double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
+    java.util.Set<String> stale) {
 
-  /** A view without neighbours' evidence. */
+  /** A view without neighbours' evidence, with recurrence 1. */
   public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
       Map<String, Double> net, double margin, double fullNoteProbability) {
-    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, Map.of());
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, Map.of(), 1, java.util.Set.of());
+  }
+
+  /** Failed uses in a row, since its last successful one, that make a success experience {@link #stale}. */
+  public static final int STALE_AFTER = 2;
+
+  /** A view with recurrence 1 (tasks come back: {@link Freshness} never acts). */
+  public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
+      Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet) {
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, neighbourNet, 1, java.util.Set.of());
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */
