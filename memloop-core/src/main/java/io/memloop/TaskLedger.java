@@ -11,10 +11,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -103,8 +105,8 @@ final class TaskLedger {
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
     double recurrence = (r[1] + 1) / (r[0] + 2);
-    java.util.Set<String> stale = net.isEmpty() && t[0] == 0 && t[1] == 0 && config.freshness() > 0 && recurrence < 1
-        ? stale(namespace, matches) : java.util.Set.of();
+    Set<String> stale = net.isEmpty() && t[0] == 0 && t[1] == 0 && config.freshness() > 0 && recurrence < 1
+        ? stale(namespace, matches) : Set.of();
     return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d), neighbourNet, recurrence, stale);
   }
@@ -114,7 +116,7 @@ final class TaskLedger {
    * last {@link TaskView#STALE_AFTER} episodes that used them all failed (a use as credited: the memories the agent named, or
    * the first success it was shown). One more read of the ledger, made only for a task with no record of its own.
    */
-  private java.util.Set<String> stale(String namespace, List<IntentMatch> matches) {
+  private Set<String> stale(String namespace, List<IntentMatch> matches) {
     List<String> keys = new ArrayList<>();
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -124,9 +126,9 @@ final class TaskLedger {
       }
     }
     if (keys.isEmpty()) {
-      return java.util.Set.of();
+      return Set.of();
     }
-    java.util.Set<String> out = new java.util.HashSet<>();
+    Set<String> out = new HashSet<>();
     store.ledger(namespace, keys).forEach((k, v) -> {
       if (v[0] >= 1 && v[1] >= TaskView.STALE_AFTER) {
         out.add(k.substring(2));
@@ -154,7 +156,7 @@ final class TaskLedger {
    * itself and by the task that wrote the memory (which say nothing of any other task) do not count.
    */
   private static Map<String, Double> neighbourNet(Map<String, double[]> entries, String task, float[] query,
-      List<IntentMatch> matches, java.util.Set<String> ownEvidence) {
+      List<IntentMatch> matches, Set<String> ownEvidence) {
     Map<String, Long> writer = new HashMap<>(); // memory → the task that wrote it
     Map<String, Double> similarity = new HashMap<>(); // memory → its cosine to the query
     double lo = Double.POSITIVE_INFINITY;

@@ -20,10 +20,10 @@ import java.util.List;
  *       used it, and the last two episodes that used it failed;</li>
  *   <li>tasks seldom come back in the namespace: the weight is {@code freshness × (1 − recurrence)}, where recurrence
  *       is the namespace's share of rewarded retrievals made by a task rewarded before ({@link TaskView#recurrence}).
- *       Where tasks come back, a success failed mostly because look-alike tasks tried it (their failures drive its Q
- *       down just as a change would), and the newest memories are merely the tasks played last; where every task is
- *       new, a success that keeps failing is the sign of a change, and the newest memories are the evidence after
- *       it.</li>
+ *       Where tasks come back, per-task learning knows what works for each, a success that fails was more often
+ *       tried by look-alike tasks (their failures read just as a change would), and the newest memories are merely the
+ *       tasks played last; where every task is new, a success that worked and now keeps failing is the sign of a
+ *       change, and the newest memories are the evidence after it.</li>
  * </ul>
  * Each eligible candidate's score then gains {@code weight × z(creation rank)}: its rank by creation time (then by the
  * sequence in its id, for memories created in the same instant) among the eligible, z-scored over them (clipped to ±3,

@@ -2,6 +2,7 @@ package io.memloop.policy;
 
 import io.memloop.MemLoopConfig;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What per-task learning knows about the asking task ({@link MemLoopConfig.TaskLearning}), as {@link TaskOrder}
@@ -27,12 +28,15 @@ import java.util.Map;
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
-    java.util.Set<String> stale) {
+    Set<String> stale) {
+  public TaskView {
+    stale = Set.copyOf(stale);
+  }
 
   /** A view without neighbours' evidence, with recurrence 1. */
   public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
       Map<String, Double> net, double margin, double fullNoteProbability) {
-    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, Map.of(), 1, java.util.Set.of());
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, Map.of(), 1, Set.of());
   }
 
   /** Failed uses in a row, since its last successful one, that make a success experience {@link #stale}. */
@@ -41,7 +45,7 @@ public record TaskView(
   /** A view with recurrence 1 (tasks come back: {@link Freshness} never acts). */
   public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
       Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet) {
-    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, neighbourNet, 1, java.util.Set.of());
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, neighbourNet, 1, Set.of());
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */
