@@ -51,9 +51,9 @@ final class EngineOptions {
   boolean reconfigure;
 
   @Option(names = "--set", paramLabel = "KNOB=VALUE", completionCandidates = KnobNames.class,
-      description = "Override one knob of the preset (repeatable, each knob once; the order does not matter), e.g. "
-          + "--set k1=10 --set exploration=EPSILON_GREEDY --set epsilon=0.1. KNOB is one of ${COMPLETION-CANDIDATES}; "
-          + "types, bounds, preset values and conflicts: docs/configuration.md.")
+      description = "Override one knob of the preset (repeatable, each knob once; the order does not matter; each "
+          + "knob's type, bounds, preset values and conflicts are in docs/configuration.md), e.g. --set k1=10 --set "
+          + "exploration=EPSILON_GREEDY --set epsilon=0.1. KNOB is one of ${COMPLETION-CANDIDATES}.")
   List<String> overrides = new ArrayList<>();
 
   /** The names {@code --set} takes, from the knob table (for the help text and shell completion). */

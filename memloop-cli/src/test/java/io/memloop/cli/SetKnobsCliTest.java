@@ -31,7 +31,7 @@ class SetKnobsCliTest {
   @Test
   void help_listsEveryKnobName_fromTheTable() {
     Result help = CliRun.run("retrieve", "--help");
-    assertThat(help.out().replaceAll("\\s+", " ")).contains("KNOB is one of " + String.join(", ", MemLoopConfig.KNOBS) + ";")
+    assertThat(help.out().replaceAll("\\s+", " ")).contains("KNOB is one of " + String.join(", ", MemLoopConfig.KNOBS) + ".")
         .contains("docs/configuration.md");
   }
 
