@@ -104,11 +104,9 @@ final class TaskLedger {
     double[] d = entries.getOrDefault("d", new double[4]);
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
-    double recurrence = (r[1] + 1) / (r[0] + 2);
-    Set<String> stale = net.isEmpty() && t[0] == 0 && t[1] == 0 && config.freshness() > 0 && recurrence < 1
-        ? stale(namespace, matches) : Set.of();
-    return new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
-        explorationProbability(d), neighbourNet, recurrence, stale);
+    TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
+        explorationProbability(d), neighbourNet, (r[1] + 1) / (r[0] + 2), Set.of());
+    return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
 
   /**
@@ -313,8 +311,10 @@ final class TaskLedger {
       if (noteDepth != TaskNote.NO_DRAW) {
         keys.add("d");
       }
-      credited.forEach(id -> keys.add(pairKey(note.context(), id)));
-      credited.forEach(id -> keys.add(creditKey(id)));
+      for (String id : credited) {
+        keys.add(pairKey(note.context(), id));
+        keys.add(creditKey(id));
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {

@@ -140,7 +140,7 @@ public final class SelectionPipeline {
    * @param query the task's query embedding
    */
   public static boolean firstEncounter(TaskView task, List<PoolEntry> pool, float[] query) {
-    if (!task.net().isEmpty() || task.consecutiveFailures() != 0 || task.explorations() != 0) {
+    if (!task.noRecord()) {
       return false;
     }
     for (PoolEntry e : pool) {
@@ -169,10 +169,11 @@ public final class SelectionPipeline {
     }
     boolean first = task != null && firstEncounter(task, pool, query);
     PoolEntry stale = null;
-    if (first && Freshness.weight(config, task) > 0) {
+    double freshness = first ? Freshness.weight(config, task) : 0;
+    if (freshness > 0) {
       stale = Freshness.stale(pool, order, m, task);
       if (stale != null) {
-        Freshness.reorder(pool, order, m, scored.score(), Freshness.weight(config, task));
+        Freshness.reorder(pool, order, m, scored.score(), freshness);
       }
     }
     TaskOrder.Result learned = task == null ? null : TaskOrder.apply(query, pool, order, m, config.k2(), task, config, random);

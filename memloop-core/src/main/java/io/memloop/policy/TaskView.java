@@ -48,6 +48,20 @@ public record TaskView(
     this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability, neighbourNet, 1, Set.of());
   }
 
+  /**
+   * Whether the task has no record of its own in the ledger: it never used a memory, never failed, never explored.
+   * (A first encounter also needs no memory of its own intent in view: {@link SelectionPipeline#firstEncounter}.)
+   */
+  public boolean noRecord() {
+    return net.isEmpty() && consecutiveFailures == 0 && explorations == 0;
+  }
+
+  /** This view with {@code stale} as its stale successes. */
+  public TaskView withStale(Set<String> stale) {
+    return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
+        fullNoteProbability, neighbourNet, recurrence, stale);
+  }
+
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */
   public @org.jspecify.annotations.Nullable Double evidence(String memoryId) {
     Double own = net.get(memoryId);
