@@ -92,7 +92,7 @@ public final class MemLoop implements AutoCloseable {
     this.reconfigure = b.reconfigure;
     this.clock = b.clock;
     this.random = new SplittableRandom(b.seed);
-    this.taskLedger = new TaskLedger(store);
+    this.taskLedger = new TaskLedger(store, b.embedder == null ? 1 : b.embedder.blocks());
     this.rankingSignals = List.copyOf(b.rankingSignals);
     this.events = b.events;
     if (embedder != null && embedder.dimension() != store.dimension()) {
@@ -234,7 +234,7 @@ public final class MemLoop implements AutoCloseable {
         store.saveRetrieval(
             new RetrievalRecordDraft(
                 namespace, now, now.plus(config.retrievalTtl()), selection.candidates(),
-                selection.note().into(Annotations.EMPTY)));
+                selection.recorded()));
     if (signalState != null) {
       annotateAfter(namespace, pool, signalState, selection);
     }

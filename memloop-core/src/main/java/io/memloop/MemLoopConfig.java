@@ -48,7 +48,8 @@ public record MemLoopConfig(
     int firstEncounterK2,
     double exploreBeyondBudget,
     int firstEncounterK1,
-    double freshness) {
+    double freshness,
+    int similarityBlocks) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -204,7 +205,7 @@ public record MemLoopConfig(
         k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
-        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness});
+        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -221,7 +222,8 @@ public record MemLoopConfig(
         (int) Knob.EXPLORE_AFTER_FAILURES.in(v), (int) Knob.EXPLORE_BUDGET.in(v), (long) Knob.MAX_MEMORIES.in(v),
         (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
-        (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v));
+        (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
+        (int) Knob.SIMILARITY_BLOCKS.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -373,6 +375,7 @@ public record MemLoopConfig(
     public Builder exploreBeyondBudget(double v) { return put(Knob.EXPLORE_BEYOND_BUDGET, v); }
     public Builder firstEncounterK1(int v) { return put(Knob.FIRST_ENCOUNTER_K1, v); }
     public Builder freshness(double v) { return put(Knob.FRESHNESS, v); }
+    public Builder similarityBlocks(int v) { return put(Knob.SIMILARITY_BLOCKS, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

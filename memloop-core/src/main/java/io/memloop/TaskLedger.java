@@ -1,5 +1,6 @@
 package io.memloop;
 
+import io.memloop.policy.Blocks;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
 import io.memloop.store.IntentMatch;
@@ -37,7 +38,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code r} → [rewarded retrievals, those whose task had been rewarded before] — whether tasks come back in
  *       this namespace ({@link TaskView#recurrence}, which {@link MemLoopConfig#freshness()} weighs by);
  *   <li>{@code c:<memory>} → [episodes that used the memory and succeeded, failed uses since its last successful one]
- *       — whether a success experience has gone stale ({@link TaskView#stale}).
+ *       — whether a success experience has gone stale ({@link TaskView#stale});
+ *   <li>{@code b} → [updates, summed reward in [0, 1], spread, each block's gain] — how much each block of a vector
+ *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1).
  * </ul>
  *
  * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
@@ -51,8 +54,12 @@ final class TaskLedger {
   private final MemoryStore store;
   private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
 
-  TaskLedger(MemoryStore store) {
+  /** How many blocks the engine's embedder makes ({@link Blocks#count}, for {@code similarityBlocks} 0). */
+  private final int embedderBlocks;
+
+  TaskLedger(MemoryStore store, int embedderBlocks) {
     this.store = store;
+    this.embedderBlocks = embedderBlocks;
   }
 
   /** The key of the task {@code intent} asks for ({@code query} is its unit embedding). */
@@ -82,6 +89,11 @@ final class TaskLedger {
     keys.add("n");
     keys.add("d");
     keys.add("r");
+    int blockCount = Blocks.count(config, embedderBlocks);
+    boolean blocks = blockCount > 1;
+    if (blocks) {
+      keys.add(Blocks.LEDGER_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -105,7 +117,8 @@ final class TaskLedger {
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
     TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
-        explorationProbability(d), neighbourNet, (r[1] + 1) / (r[0] + 2), Set.of());
+        explorationProbability(d), neighbourNet, (r[1] + 1) / (r[0] + 2), Set.of(),
+        blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0]);
     return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
 
@@ -315,6 +328,10 @@ final class TaskLedger {
         keys.add(pairKey(note.context(), id));
         keys.add(creditKey(id));
       }
+      double[] blockZ = Blocks.creditedZ(retrieval.annotations(), retrieval.candidates(), credited);
+      if (blockZ != null) {
+        keys.add(Blocks.LEDGER_KEY);
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -352,6 +369,9 @@ final class TaskLedger {
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
         double[] c = entries.getOrDefault(creditKey(id), new double[2]);
         out.put(creditKey(id), success ? new double[] {c[0] + 1, 0} : new double[] {c[0], c[1] + 1});
+      }
+      if (blockZ != null) {
+        out.put(Blocks.LEDGER_KEY, Blocks.update(entries.get(Blocks.LEDGER_KEY), unit, blockZ));
       }
       if (!cosine.isEmpty()) {
         double self = taskHash(note.context());

@@ -159,7 +159,7 @@ class FreshnessTest {
         double[] entry = loop.store().ledger("ns", List.of("r")).get("r");
         assertThat(entry).as("trial %d", trial).containsExactly(total, recurring);
         double share = (recurring + 1.0) / (total + 2.0);
-        TaskLedger ledger = new TaskLedger(loop.store());
+        TaskLedger ledger = new TaskLedger(loop.store(), 1);
         double read = ledger.view("ns", Intent.ofText("anything"), unit(1), List.of(), config).recurrence();
         assertThat(read).isEqualTo(share).isStrictlyBetween(0.0, 1.0);
         assertThat(Double.isFinite(read)).isTrue();
@@ -231,7 +231,7 @@ class FreshnessTest {
             expectedStale.add(m.id());
           }
         }
-        TaskLedger ledger = new TaskLedger(loop.store());
+        TaskLedger ledger = new TaskLedger(loop.store(), 1);
         float[] q = unit(1, 0.5, 0.5);
         var matches = loop.store().recall("ns", q, 50, -1);
         assertThat(ledger.view("ns", Intent.ofText("a task never seen " + trial), q, matches, config).stale())

@@ -108,7 +108,7 @@ class NeighbourEvidencePropertyTest {
           lo = Math.min(lo, sim);
           hi = Math.max(hi, sim);
         }
-        TaskView view = new TaskLedger(loop.store()).view("ns", asking, q, matches, CONFIG);
+        TaskView view = new TaskLedger(loop.store(), 1).view("ns", asking, q, matches, CONFIG);
         String self = TaskLedger.taskKey(asking, q);
         double expected = reference(uses, Vectors.dot(q, writerAxis), hi - lo, TaskLedger.taskKey(writer, writerAxis), self);
         Double got = view.neighbourNet().get(shared.id());
@@ -160,7 +160,7 @@ class NeighbourEvidencePropertyTest {
         int steps = 4000;
         for (int i = 0; i < steps; i++) {
           loop.reward("ns", loop.retrieve("ns", near).id(), rnd.nextDouble() < p ? 1 : -1, List.of(shared.id()));
-          TaskView view = new TaskLedger(loop.store()).view("ns", Intent.of("never seen", q), q, matches, CONFIG);
+          TaskView view = new TaskLedger(loop.store(), 1).view("ns", Intent.of("never seen", q), q, matches, CONFIG);
           mean += view.neighbourNet().getOrDefault(shared.id(), 0.0) / steps;
         }
         double expected = (2 * p - 1) * (2 - Math.pow(2, 1 - TaskLedger.USES_KEPT));

@@ -92,7 +92,7 @@ public final class Bench {
                 if (name.equals(Headline.CEILING) != oracleFirst) {
                   continue;
                 }
-                Strategy strategy = strategy(name, env, names).on(options.store());
+                Strategy strategy = strategy(name, env, names).on(options.store()).withBlocks(embedder.blocks());
                 seedRuns.set(j, pool.submit(() -> {
                   int[] epoch = {0};
                   return loop.run(strategy, seed, acc -> listener.epochDone(envName, name, seed, ++epoch[0], acc));

@@ -99,7 +99,8 @@ public final class StreamBench {
                 if (name.equals(Headline.CEILING) != oracleFirst) {
                   continue;
                 }
-                Strategy strategy = strategy(name, world, strategies).on(options.bench().store());
+                Strategy strategy = strategy(name, world, strategies).on(options.bench().store())
+                    .withBlocks(embedder.blocks());
                 seedRuns.set(j, pool.submit(() -> {
                   int[] window = {0};
                   return loop.run(strategy, seed, acc -> listener.epochDone(envName, name, seed, ++window[0], acc));

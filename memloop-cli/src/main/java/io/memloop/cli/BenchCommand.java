@@ -20,6 +20,7 @@ import io.memloop.chat.ChatModel;
 import io.memloop.embeddings.OpenAiChatModel;
 import io.memloop.bench.ReportWriter;
 import io.memloop.embed.Embedder;
+import io.memloop.embeddings.ConcatenatedEmbedder;
 import io.memloop.embeddings.HashingEmbedder;
 import io.memloop.embeddings.MiniLmEmbedder;
 import io.memloop.store.lucene.VectorFormat;
@@ -111,8 +112,9 @@ final class BenchCommand implements Callable<Integer> {
   @Nullable String vectorFormat;
 
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
-      description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default) or hashing (lexical feature"
-          + " hashing, no model: a very different similarity scale, to check that nothing depends on one model).")
+      description = "Intent embeddings: minilm (in-process all-MiniLM-L6-v2, default), hashing (lexical feature"
+          + " hashing, no model: a very different similarity scale, to check that nothing depends on one model) or"
+          + " minilm+hashing (both, concatenated: the engine learns per namespace which to trust).")
   String embedderName = "minilm";
 
   @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench-report",
@@ -197,8 +199,9 @@ final class BenchCommand implements Callable<Integer> {
     return switch (embedderName) {
       case "minilm" -> MiniLmEmbedder.create();
       case "hashing" -> new HashingEmbedder();
+      case "minilm+hashing" -> new ConcatenatedEmbedder(List.of(MiniLmEmbedder.create(), new HashingEmbedder()));
       default -> throw MemLoopException.invalid("--embedder", "unknown model '" + Text.printable(embedderName)
-          + "' (expected minilm or hashing)");
+          + "' (expected minilm, hashing or minilm+hashing)");
     };
   }
 

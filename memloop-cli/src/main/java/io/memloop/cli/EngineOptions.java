@@ -69,7 +69,8 @@ final class EngineOptions {
 
   @Option(names = "--embedder", paramLabel = "MODEL", defaultValue = "minilm",
       description = "Embedding model for text intents: minilm (in-process), openai (any OpenAI-compatible "
-          + "server), hashing (feature hashing of words, no model: for tests and quick trials) or none "
+          + "server), hashing (feature hashing of words, no model: for tests and quick trials), minilm+hashing (both "
+          + "at once, 768-d: each namespace learns from its rewards which one to trust) or none "
           + "(default: ${DEFAULT-VALUE}).")
   String embedder = "minilm";
 

@@ -254,6 +254,9 @@ final class Session {
     return switch (o.embedder.toLowerCase(Locale.ROOT)) {
       case "minilm" -> new LazyEmbedder(MiniLmEmbedder.DIMENSION, MiniLmEmbedder.MODEL_ID, MiniLmEmbedder::create);
       case "hashing" -> new io.memloop.embeddings.HashingEmbedder();
+      case "minilm+hashing" -> new io.memloop.embeddings.ConcatenatedEmbedder(java.util.List.of(
+          new LazyEmbedder(MiniLmEmbedder.DIMENSION, MiniLmEmbedder.MODEL_ID, MiniLmEmbedder::create),
+          new io.memloop.embeddings.HashingEmbedder()));
       case "none" -> null;
       case "openai" -> {
         if (o.openAiBaseUrl == null || o.openAiModel == null || o.openAiDimension == null) {
@@ -272,7 +275,7 @@ final class Session {
             .build());
       }
       default -> throw MemLoopException.invalid("--embedder",
-          "unknown model '" + o.embedder + "' (expected minilm, openai, hashing or none)");
+          "unknown model '" + o.embedder + "' (expected minilm, openai, hashing, minilm+hashing or none)");
     };
   }
 }

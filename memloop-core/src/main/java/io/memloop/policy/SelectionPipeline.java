@@ -87,6 +87,7 @@ public final class SelectionPipeline {
     double uniformShare = Explore.uniformShare(take, m);
     List<Candidate> candidates = new ArrayList<>(n);
     List<Memory> selected = new ArrayList<>(take);
+    List<double[]> selectedZ = new ArrayList<>(take);
     PoolEntry firstSuccess = null; // the first selected success experience, in the order shown
     for (int r = 0; r < m; r++) {
       int i = order[r];
@@ -94,6 +95,9 @@ public final class SelectionPipeline {
       double p = Explore.inclusion(epsilon, greedyP[i], uniformShare);
       candidates.add(new Candidate(e.id(), sim[i], q[i], score[i], chosen[i], p));
       if (chosen[i]) {
+        if (ranked.blockZ() != null) {
+          selectedZ.add(ranked.blockZ()[i]);
+        }
         if (e.memory() != null) {
           selected.add(e.memory());
         }
@@ -113,7 +117,9 @@ public final class SelectionPipeline {
     if (task != null) {
       note = note.withNoteDepth(drawn);
     }
-    return new Selection(candidates, selected, note);
+    Annotations kept = ranked.blockZ() == null ? Annotations.EMPTY
+        : Blocks.into(Annotations.EMPTY, selectedZ, task.blockWeights().length);
+    return new Selection(candidates, selected, note, kept);
   }
 
   /**
@@ -126,10 +132,11 @@ public final class SelectionPipeline {
    * @param greedyP by pool index: the chance of being in the greedy selection, over {@link TaskOrder}'s draw
    * @param firstEncounter whether the task is shown {@link MemLoopConfig#firstEncounterK2()} for having no record
    * @param stale the stale success that made {@link Freshness} reorder the eligible; null when it did not
+   * @param blockZ by pool index, each block's z-scored cosine ({@link Blocks}); null when vectors are not split
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
-      @Nullable PoolEntry stale) {}
+      @Nullable PoolEntry stale, double @Nullable [][] blockZ) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -161,6 +168,13 @@ public final class SelectionPipeline {
       sim[i] = e.similarity();
       q[i] = e.q();
     }
+    double[][] blockZ = null;
+    if (Blocks.active(task, query)) {
+      int blocks = task.blockWeights().length;
+      double[][] cos = Blocks.cosines(query, pool, blocks);
+      sim = Blocks.mix(cos, task.blockWeights());
+      blockZ = Blocks.zScores(cos, blocks);
+    }
     Score.Scored scored = Score.scored(sim, q, config);
     int[] order = TieBreak.order(scored.score(), sim, pool, config.tieBreak());
     int m = QMinFilter.apply(order, q, config.qMin()); // order[0..m) eligible, order[m..n) dropped
@@ -187,7 +201,7 @@ public final class SelectionPipeline {
       greedy[order[r]] = true;
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ);
   }
 
   /**
@@ -239,7 +253,8 @@ public final class SelectionPipeline {
         "score = (1−λ)·norm(similarity) + λ·norm(Q) with λ = %s over %d candidates from %d intent(s); Q z-scored over the "
             + "pool (clipped to ±3), similarity %s", num(config.lambda()), n, recalledIntents,
         config.similarityNormalization() == MemLoopConfig.SimilarityNormalization.POOL ? "z-scored over the pool (clipped to ±3)"
-            : "as (similarity − " + num(config.simMean()) + ") / " + num(config.simStd()))));
+            : "as (similarity − " + num(config.simMean()) + ") / " + num(config.simStd()))
+        + blocksDetail(task, query)));
     steps.add(new Explanation.Step("TieBreak", "ordered by score, then similarity, highest first; equal on both: "
         + (config.tieBreak() == MemLoopConfig.TieBreak.NEWEST_FIRST ? "the newer memory first" : "the older memory first")));
     steps.add(new Explanation.Step("QMinFilter", (n - m) + " of " + n + " candidate(s) dropped for Q below qMin = "
@@ -268,6 +283,23 @@ public final class SelectionPipeline {
         : "no ε-greedy exploration (exploration " + config.exploration() + ", ε = " + num(epsilon) + "): the greedy selection is shown"));
     steps.add(new Explanation.Step("NoteDepth", noteDepthDetail(shownMemories, config, task)));
     return new Explanation(config, recalledIntents, n, entries, steps, shown);
+  }
+
+  private static String blocksDetail(@Nullable TaskView task, float[] query) {
+    int blocks = task == null ? 0 : task.blockWeights().length;
+    if (blocks < 2) {
+      return "";
+    }
+    if (!Blocks.active(task, query)) {
+      return "; similarityBlocks = " + blocks + " is not used here (the query's " + query.length
+          + " components do not split into " + blocks + " blocks): similarity is the whole vectors' cosine";
+    }
+    StringBuilder w = new StringBuilder();
+    for (double v : task.blockWeights()) {
+      w.append(w.isEmpty() ? "" : ", ").append(num(v));
+    }
+    return "; the vectors are " + blocks + " blocks, and similarity is each block's cosine weighed by what this "
+        + "namespace's rewards taught it: weights " + w;
   }
 
   /** Whether a first encounter recalls more intents than k1 ({@link MemLoopConfig#firstEncounterK1()}). */

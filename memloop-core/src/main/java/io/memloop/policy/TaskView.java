@@ -28,9 +28,23 @@ import java.util.Set;
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
-    Set<String> stale) {
+    Set<String> stale, double[] blockWeights) {
   public TaskView {
     stale = Set.copyOf(stale);
+    blockWeights = blockWeights.clone();
+  }
+
+  /** A view whose vectors are not split into blocks. */
+  public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
+      Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet,
+      double recurrence, Set<String> stale) {
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
+        neighbourNet, recurrence, stale, new double[0]);
+  }
+
+  @Override
+  public double[] blockWeights() {
+    return blockWeights.clone();
   }
 
   /** A view without neighbours' evidence, with recurrence 1. */
@@ -59,7 +73,7 @@ public record TaskView(
   /** This view with {@code stale} as its stale successes. */
   public TaskView withStale(Set<String> stale) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale);
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -41,4 +41,10 @@ final class EngineStrategy implements Strategy {
   public Strategy on(RunStore store) {
     return new EngineStrategy(name, config, store);
   }
+
+  @Override
+  public Strategy withBlocks(int blocks) {
+    return blocks == 1 || config.similarityBlocks() != 0 ? this
+        : new EngineStrategy(name, config.toBuilder().similarityBlocks(blocks).build(), where);
+  }
 }

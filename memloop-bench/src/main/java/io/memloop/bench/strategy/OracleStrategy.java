@@ -89,6 +89,12 @@ final class OracleStrategy implements Strategy {
     return new OracleStrategy(truth, shadows.stream().map(s -> s.on(store)).toList());
   }
 
+  /** The same oracle with its shadows split into {@code blocks}, so that each still reproduces its strategy's run. */
+  @Override
+  public Strategy withBlocks(int blocks) {
+    return new OracleStrategy(truth, shadows.stream().map(s -> s.withBlocks(blocks)).toList());
+  }
+
   /** Its shadows' names, in the order their views are tried. */
   List<String> shadowNames() {
     return shadows.stream().map(Strategy::name).toList();

@@ -37,6 +37,15 @@ public interface Strategy {
   }
 
   /**
+   * This strategy with its engine splitting vectors into {@code blocks} ({@link MemLoopConfig#similarityBlocks}), as
+   * an engine embedding with a concatenation of models should ({@link io.memloop.embed.Embedder#blocks()}); unchanged
+   * when {@code blocks} is 1, when its configuration names another count, or for a strategy without an engine.
+   */
+  default Strategy withBlocks(int blocks) {
+    return this;
+  }
+
+  /**
    * The most memories one of its recalls can show, if that can be more than the oracle's default budget ({@code
    * rag-k5}'s five); 0 for a strategy that never shows more. The oracle's truth view shows as many as the widest of
    * its shadows.
