@@ -81,6 +81,13 @@ public class EpisodeBenchmark {
   @Param({"-1"})
   public int firstEncounterK1;
 
+  /**
+   * The preset's {@code similarityBlocks} changed to this (-1: the preset's own, one block for this model): 2 splits the
+   * 384-d vectors into two blocks as a two-model embedder would, and learns their weights from the episodes' rewards.
+   */
+  @Param({"-1"})
+  public int similarityBlocks;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -96,6 +103,9 @@ public class EpisodeBenchmark {
     }
     if (firstEncounterK1 >= 0) {
       config = config.toBuilder().firstEncounterK1(firstEncounterK1).build();
+    }
+    if (similarityBlocks >= 0) {
+      config = config.toBuilder().similarityBlocks(similarityBlocks).build();
     }
     loop = MemLoop.builder().store(store).config(config).reconfigure().build();
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
