@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2) as a pipeline of named steps, each stating its
- * own order and tie rule: {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
+ * own order and tie rule: {@link Blocks} (with vectors of several models, the similarity as their cosines weighed by
+ * what the namespace learned) → {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
  * → {@link QMinFilter} (the utility floor) → any {@link RankingSignal}s a user added → {@link Freshness} (newer first
  * where a success went stale, for a task with no record) → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
  * {@link TaskView}) → {@link Explore} (ε-greedy and the inclusion probabilities) → {@link NoteDepth} (how much
