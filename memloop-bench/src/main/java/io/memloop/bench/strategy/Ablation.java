@@ -44,6 +44,8 @@ public final class Ablation {
     m.put("default-narrow-first-recall", DEFAULT.toBuilder().firstEncounterK1(0).build());
     // a task with no record of its own is shown the similarity order even where a success has gone stale
     m.put("default-no-freshness", DEFAULT.toBuilder().freshness(0).build());
+    // with a two-model embedder (--embedder minilm+hashing): the whole vectors' cosine, no learned block weights
+    m.put("default-equal-blocks", DEFAULT.toBuilder().similarityBlocks(1).build());
     m.put("default+neighbours", DEFAULT.toBuilder().taskLearning(MemLoopConfig.TaskLearning.NEIGHBOURS).build());
     m.put("default-capped-128", DEFAULT.toBuilder().maxMemories(128).build());
     return java.util.Collections.unmodifiableMap(m);
