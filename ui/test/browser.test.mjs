@@ -143,6 +143,9 @@ test("the page, as a user walks it", async (t) => {
     await page.getByRole("link", { name: NS, exact: true }).click();
     await page.getByRole("heading", { name: `Namespace ${NS}` }).waitFor();
     assert.match(await page.locator("#stats").innerText(), /Memories\s+61/);
+    // twelve rewarded retrievals: whether tasks come back is known (one model's vectors: no block weights)
+    assert.match(await page.locator("#learned-namespace").innerText(), /Tasks that come back: \d+\.\d %/);
+    assert.equal(await page.locator("#block-weights").count(), 0);
     await page.locator(".chart canvas").first().waitFor();
     await page.locator("#events tbody tr").first().waitFor();
     assert.equal(await page.locator("#events tbody tr", { hasText: "a task the agent runs while the page is open" }).count(), 0);

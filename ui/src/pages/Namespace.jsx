@@ -34,7 +34,7 @@ export function Namespace({ ns }) {
         <div><dt>Embedding model</dt><dd>{s.model ? `${s.model.id} (${s.model.dimension} dims)` : "—"}</dd></div>
       </dl>
       <Activity activity={data.activity} />
-      <Learned learned={data.learned} />
+      <Learned learned={data.learned} model={s.model} />
       <Events ns={ns} />
       <Report ns={ns} />
       <h2>Configuration</h2>
@@ -94,10 +94,12 @@ function Activity({ activity }) {
   );
 }
 
-function Learned({ learned }) {
+function Learned({ learned, model }) {
   if (!learned) return null;
   const x = learned.exploration ?? {};
   const d = learned.noteDepth ?? {};
+  const weights = learned.similarityBlocks?.weights ?? [];
+  const models = model?.id?.split("+") ?? [];
   return (
     <>
       <h2>What it learned</h2>
@@ -115,6 +117,16 @@ function Learned({ learned }) {
             </tbody>
           </table>
         </div>
+      )}
+      {learned.taskLearning && (
+        <ul id="learned-namespace">
+          <li>Tasks that come back: {learned.recurrence == null ? "no reward yet" : <>{pct(learned.recurrence)} of rewarded
+            retrievals (where few do, a task never seen is shown newer memories first once a success has gone stale)</>}</li>
+          {weights.length > 1 && (
+            <li id="block-weights">Whose similarity it trusts, learned from {int(learned.similarityBlocks.updates)} rewards:{" "}
+              {weights.map((w, i) => `${models.length === weights.length ? models[i] : `block ${i + 1}`} ${pct(w)}`).join(", ")}</li>
+          )}
+        </ul>
       )}
     </>
   );

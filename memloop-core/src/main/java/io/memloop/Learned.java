@@ -1,5 +1,7 @@
 package io.memloop;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,11 +20,29 @@ import org.jspecify.annotations.Nullable;
  * @param wholeSuccessRate their success rate
  * @param shortenedNotes episodes shown them shortened (and repeats of attempts shortening hid)
  * @param shortenedSuccessRate their success rate
+ * @param recurrence the share of rewarded retrievals made by a task rewarded before ({@code (k + 1) / (n + 2)}, as
+ *     {@link MemLoopConfig#freshness()} reads it): near 1 where tasks come back, near 0 where every task is new; absent
+ *     before any reward
+ * @param blockWeights with vectors split into blocks, one per embedding model ({@link MemLoopConfig#similarityBlocks()}),
+ *     the weight of each block's cosine, in block order; empty when vectors are not split
+ * @param blockUpdates the rewards those weights were learned from
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
     @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
-    @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate) {
+    @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
+    @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates) {
+  public Learned {
+    blockWeights = List.copyOf(blockWeights);
+  }
+
+  /** What a namespace learned, before any reward told whether tasks come back, with vectors not split. */
+  public Learned(boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
+      @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
+      @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate) {
+    this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
+        wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, null, List.of(), 0);
+  }
 
   /** Nothing learned: per-task learning is off. */
   public static final Learned NONE = new Learned(false, 0, null, 0, null, null, 0, null, 0, null);

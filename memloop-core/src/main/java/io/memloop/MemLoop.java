@@ -309,13 +309,14 @@ public final class MemLoop implements AutoCloseable {
   /**
    * What per-task learning has learned in {@code namespace} ({@link MemLoopConfig.TaskLearning}): how exploring
    * episodes did against those that could have explored and did not, and how long failure notes shown whole did
-   * against shortened ones. Read-only; all zero (rates and probability absent) when per-task learning is off or
+   * against shortened ones, whether tasks come back, and with vectors of several models how much each model's
+   * similarity is trusted. Read-only; all zero (rates and probability absent) when per-task learning is off or
    * nothing has been learned yet.
    */
   public Learned learned(String namespace) {
     Checks.requireNamespace(namespace);
-    boolean on = configInEffect(namespace).taskLearning().perTask();
-    return on ? taskLedger.learned(namespace) : Learned.NONE;
+    MemLoopConfig config = configInEffect(namespace);
+    return config.taskLearning().perTask() ? taskLedger.learned(namespace, config) : Learned.NONE;
   }
 
   /** The configuration {@code namespace} runs under, without recording one (for read-only calls). */

@@ -271,13 +271,27 @@ final class TaskLedger {
     return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
   }
 
-  /** The namespace's entries {@code n} and {@code d} as {@link Learned} (read-only). */
-  Learned learned(String namespace) {
-    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d"));
+  /**
+   * The namespace's entries {@code n}, {@code d}, {@code r} and {@code b} as {@link Learned} (read-only).
+   *
+   * @param config the namespace's configuration (how many blocks its vectors split into)
+   */
+  Learned learned(String namespace, MemLoopConfig config) {
+    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
+    double[] r = entries.get("r");
+    int blocks = Blocks.count(config, embedderBlocks);
+    double[] b = entries.get(Blocks.LEDGER_KEY);
+    List<Double> weights = new ArrayList<>();
+    if (blocks > 1) {
+      for (double w : Blocks.weights(b, blocks)) {
+        weights.add(w);
+      }
+    }
     return new Learned(true, (long) n[0], rate(n[1], n[0]), (long) n[2], rate(n[3], n[2]),
-        n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]));
+        n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
+        r == null ? null : (r[1] + 1) / (r[0] + 2), weights, blocks > 1 && b != null && b.length == 3 + blocks ? (long) b[0] : 0);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -153,6 +153,10 @@ class ExplainTest {
       Learned l = loop.learned("ns");
       assertThat(l).isEqualTo(new Learned(true, 2, 0.5, 4, 0.75, TaskLedger.explorationProbability(new double[] {2, 1, 4, 3}),
           5, 0.5, 1, 0.0));
+      loop.store().putLedger("ns", Map.of("r", new double[] {8, 6}));
+      assertThat(loop.learned("ns").recurrence()).isEqualTo(0.7); // (6 + 1) / (8 + 2)
+      assertThat(loop.learned("ns").blockWeights()).isEmpty(); // one model's vectors
+      assertThat(loop.learned("ns").blockUpdates()).isZero();
     }
     MemLoopConfig off = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("taskLearning", "OFF").build();
     try (MemLoop loop = engine(off, 1)) {

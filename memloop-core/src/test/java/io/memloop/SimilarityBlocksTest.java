@@ -106,6 +106,8 @@ class SimilarityBlocksTest {
   void beforeAnyReward_theWholeVectorsCosine_putsTheLookAlikeFirst() {
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
       assertThat(afterRounds(loop, 0)).isEqualTo("the look-alike's way");
+      assertThat(loop.learned("ns").blockWeights()).containsExactly(0.5, 0.5);
+      assertThat(loop.learned("ns").recurrence()).isNull();
       assertThat(loop.explain("ns", Intent.ofText("a new task")).steps().get(0).detail())
           .contains("the vectors are 2 blocks").contains("weights 0.5, 0.5");
     }
@@ -119,6 +121,11 @@ class SimilarityBlocksTest {
       assertThat(detail).contains("the vectors are 2 blocks");
       double second = Double.parseDouble(detail.substring(detail.lastIndexOf(", ") + 2));
       assertThat(second).isGreaterThan(0.9);
+      Learned learned = loop.learned("ns");
+      assertThat(learned.blockWeights()).hasSize(2);
+      assertThat(learned.blockWeights().get(1)).isEqualTo(second, org.assertj.core.api.Assertions.within(1e-3));
+      assertThat(learned.blockUpdates()).isEqualTo(60); // every reward credited a shown success
+      assertThat(learned.recurrence()).isLessThan(0.05); // every task was new
     }
   }
 

@@ -90,6 +90,11 @@ final class Inspector {
     out.put("taskLearning", l.taskLearning());
     out.put("exploration", exploration);
     out.put("noteDepth", depth);
+    out.put("recurrence", l.recurrence());
+    Map<String, Object> blocks = new LinkedHashMap<>();
+    blocks.put("weights", l.blockWeights());
+    blocks.put("updates", l.blockUpdates());
+    out.put("similarityBlocks", blocks);
     return out;
   }
 
