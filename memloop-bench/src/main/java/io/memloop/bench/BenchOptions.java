@@ -184,7 +184,8 @@ public record BenchOptions(
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
             + String.join(", ", STRATEGIES) + "; rag-kN, plain RAG showing N from 1 to " + MAX_RAG_TOP + " but "
-            + RagStrategy.all().shows() + "; ablations: " + String.join(", ", ABLATIONS) + ")");
+            + RagStrategy.all().shows() + "; ablations, each 'default' and one of: "
+            + String.join(" ", ABLATIONS.stream().map(a -> a.substring("default".length())).toList()) + ")");
       }
     }
   }
