@@ -218,6 +218,10 @@ export interface Learned {
   taskLearning: boolean;
   exploration: { explored: number; exploredSuccessRate: number | null; notExplored: number; notExploredSuccessRate: number | null; probability: number | null };
   noteDepth: { whole: number; wholeSuccessRate: number | null; shortened: number; shortenedSuccessRate: number | null };
+  /** The share of rewarded retrievals made by a task rewarded before; null before any reward. */
+  recurrence: number | null;
+  /** With vectors of several embedding models: each model's weight, in block order (empty when not split). */
+  similarityBlocks: { weights: number[]; updates: number };
 }
 
 /** One minute's activity. */

@@ -57,6 +57,7 @@ from ._models import (
     Recalled,
     Retrieval,
     RewardResult,
+    SimilarityBlocks,
     Sort,
     Stats,
     UpdatedMemory,
@@ -70,7 +71,7 @@ __all__ = [
     "UnexpectedResponse",  # memloop.ConnectionError too, left out here so that `import *` keeps the built-in name
     "Memory", "Candidate", "Retrieval", "UtilityChange", "UpdatedMemory", "RewardResult", "EpisodeEnd",
     "MemoryPage", "EmbeddingModel", "Stats", "Config", "Outcome", "Sort", "Order",
-    "Overview", "Learned", "Exploration", "NoteDepth", "Activity", "ActivityBucket", "Events", "ActivityEvent",
+    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "Activity", "ActivityBucket", "Events", "ActivityEvent",
     "MemoryHistory", "QPoint", "MemoryRetrieval", "Neighbours", "Neighbour", "Explanation", "ExplainConfig",
     "Recalled", "ExplainCandidate", "ExplainStep", "DecisionReport",
 ]

@@ -355,13 +355,34 @@ class NoteDepth:
     shortened_success_rate: Optional[float] = _wire("shortenedSuccessRate", _optional_number)
 
 
+def _numbers(v: Any) -> List[float]:
+    return [_number(x) for x in _array(v)]
+
+
+@dataclass(frozen=True)
+class SimilarityBlocks:
+    """With vectors of several embedding models (``--embedder minilm+hashing``), how much the namespace trusts each
+    model's similarity: ``weights`` in block order (empty when vectors are not split), learned from ``updates`` rewards.
+    """
+
+    weights: List[float] = _wire("weights", _numbers)
+    updates: int = _wire("updates", _integer)
+
+
 @dataclass(frozen=True)
 class Learned:
-    """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing)."""
+    """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
+
+    ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
+    from servers older than it); ``similarity_blocks``: None from servers older than it.
+    """
 
     task_learning: bool = _wire("taskLearning", _boolean)
     exploration: Exploration = _wire("exploration", _nested(Exploration), model=Exploration)
     note_depth: NoteDepth = _wire("noteDepth", _nested(NoteDepth), model=NoteDepth)
+    recurrence: Optional[float] = _wire("recurrence", _optional_number, absent=_absent)
+    similarity_blocks: Optional[SimilarityBlocks] = _wire("similarityBlocks", _nested(SimilarityBlocks),
+                                                          model=SimilarityBlocks, absent=_absent)
 
 
 @dataclass(frozen=True)
