@@ -117,7 +117,7 @@ final class TaskLedger {
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
     TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
-        explorationProbability(d), neighbourNet, (r[1] + 1) / (r[0] + 2), Set.of(),
+        explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0]);
     return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
@@ -262,6 +262,11 @@ final class TaskLedger {
     return normalCdf((me - ms) / Math.sqrt(var));
   }
 
+  /** The namespace's recurrence from its entry {@code r} = [rewarded retrievals, of tasks rewarded before]: (k + 1) / (n + 2). */
+  private static double recurrence(double[] r) {
+    return (r[1] + 1) / (r[0] + 2);
+  }
+
   /** Φ(z), the standard normal distribution function (Abramowitz and Stegun 7.1.26, error below 1.5e-7). */
   static double normalCdf(double z) {
     double x = Math.abs(z) / Math.sqrt(2);
@@ -291,7 +296,7 @@ final class TaskLedger {
     }
     return new Learned(true, (long) n[0], rate(n[1], n[0]), (long) n[2], rate(n[3], n[2]),
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
-        r == null ? null : (r[1] + 1) / (r[0] + 2), weights, blocks > 1 && b != null && b.length == 3 + blocks ? (long) b[0] : 0);
+        r == null ? null : recurrence(r), weights, blocks > 1 && b != null && b.length == 3 + blocks ? (long) b[0] : 0);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -31,8 +31,9 @@ public interface Embedder extends AutoCloseable {
 
   /**
    * How many equal-size blocks each vector is the concatenation of, one per model ({@code
-   * io.memloop.embeddings.ConcatenatedEmbedder}); 1 for a single model. An engine embedding with it should run with
-   * {@link io.memloop.MemLoopConfig#similarityBlocks()} set to it, so that Phase B learns which block to trust.
+   * io.memloop.embeddings.ConcatenatedEmbedder}); 1 for a single model. An engine built with this embedder splits
+   * vectors into as many where {@link io.memloop.MemLoopConfig#similarityBlocks()} is 0 (every preset), so that Phase B
+   * learns which block to trust.
    */
   default int blocks() {
     return 1;
