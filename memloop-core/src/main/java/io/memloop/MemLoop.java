@@ -853,7 +853,7 @@ public final class MemLoop implements AutoCloseable {
   /** Tells the event sink a namespace's configuration before its first event (and after a change). */
   private void reportConfig(String namespace, MemLoopConfig config, Instant at) {
     if (events != io.memloop.events.EventSink.NONE && configReported.add(namespace)) {
-      events.configured(namespace, at, config);
+      events.configured(namespace, at, config, taskLedger.embedderBlocks());
     }
   }
 

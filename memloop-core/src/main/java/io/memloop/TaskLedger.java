@@ -57,6 +57,11 @@ final class TaskLedger {
   /** How many blocks the engine's embedder makes ({@link Blocks#count}, for {@code similarityBlocks} 0). */
   private final int embedderBlocks;
 
+  /** How many blocks the engine's embedder concatenates (1 for one model). */
+  int embedderBlocks() {
+    return embedderBlocks;
+  }
+
   TaskLedger(MemoryStore store, int embedderBlocks) {
     this.store = store;
     this.embedderBlocks = embedderBlocks;

@@ -39,6 +39,16 @@ public interface EventSink extends AutoCloseable {
   default void configured(String namespace, Instant at, MemLoopConfig config) {}
 
   /**
+   * {@link #configured(String, Instant, MemLoopConfig)}, with how many embedding models the engine's vectors
+   * concatenate ({@code embedderBlocks}, 1 for one model): a namespace whose {@code similarityBlocks} is 0 weighs that
+   * many blocks by learned weights. A log that keeps it lets an off-policy evaluation see that its logged
+   * similarities are the blocks' mean, not what such a policy ranks by. By default the number is dropped.
+   */
+  default void configured(String namespace, Instant at, MemLoopConfig config, int embedderBlocks) {
+    configured(namespace, at, config);
+  }
+
+  /**
    * A retrieval, with its whole candidate pool and selection probabilities; {@code embedding} is the
    * (normalised) query embedding the engine searched with, computed or given.
    */

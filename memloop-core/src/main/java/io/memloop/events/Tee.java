@@ -42,6 +42,11 @@ final class Tee implements EventSink {
   }
 
   @Override
+  public void configured(String namespace, Instant at, MemLoopConfig config, int embedderBlocks) {
+    each(s -> s.configured(namespace, at, config, embedderBlocks));
+  }
+
+  @Override
   public void retrieved(String namespace, Instant at, Intent intent, float[] embedding, Retrieval retrieval) {
     each(s -> s.retrieved(namespace, at, intent, embedding, retrieval));
   }

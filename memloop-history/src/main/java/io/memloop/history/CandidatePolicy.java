@@ -75,9 +75,17 @@ final class CandidatePolicy {
    * {@code remember} event); utilities learned by other knobs than the logged ones matter where Q ranks (λ > 0).
    */
   List<String> unseeable(String name, List<OffPolicyEvaluation.Decision> decisions,
-      Map<String, Map<String, OfflineLearning.Known>> memories) {
+      Map<String, Map<String, OfflineLearning.Known>> memories, Map<String, Integer> embedderBlocks) {
     List<String> out = new java.util.ArrayList<>();
     int n = decisions.size();
+    long weighed = decisions.stream()
+        .filter(d -> io.memloop.policy.Blocks.count(config, embedderBlocks.getOrDefault(d.ns(), 1)) > 1).count();
+    if (weighed > 0) {
+      out.add(String.format(java.util.Locale.ROOT, "'%s' weighs the similarity of each embedding model (similarityBlocks) "
+          + "by weights it learns from rewards in %d of %d decisions, and a log holds one similarity per candidate (the "
+          + "models' mean): its ranking cannot be replayed along this log (evaluate it with similarityBlocks=1, or online)",
+          name, weighed, n));
+    }
     if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
       out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
           + "which depends on the intents of the pooled memories, and a log does not carry them: its choices cannot be "

@@ -110,12 +110,21 @@ public final class JsonlEventLog implements EventSink {
 
   @Override
   public void configured(String namespace, Instant at, MemLoopConfig config) {
+    configured(namespace, at, config, 1);
+  }
+
+  /** Writes {@code embedderBlocks} as the event's field of that name when the engine's vectors concatenate models. */
+  @Override
+  public void configured(String namespace, Instant at, MemLoopConfig config, int embedderBlocks) {
     append("config", namespace, at, false, g -> {
       g.writeObjectFieldStart("knobs");
       for (Map.Entry<String, String> e : config.toSettings().entrySet()) {
         g.writeStringField(e.getKey(), e.getValue());
       }
       g.writeEndObject();
+      if (embedderBlocks > 1) {
+        g.writeNumberField("embedderBlocks", embedderBlocks);
+      }
     });
   }
 

@@ -111,6 +111,7 @@ public final class OffPolicyEvaluation {
   public static Result run(Path input, Map<String, MemLoopConfig> candidates, MemLoopConfig fallback,
       java.util.function.Predicate<String> namespaceFilter) {
     Map<String, MemLoopConfig> configs = new HashMap<>();
+    Map<String, Integer> embedderBlocks = new HashMap<>(); // ns -> models its vectors concatenate, when more than one
     Map<String, JsonNode> retrievals = new HashMap<>(); // ns/retrievalId -> event, until rewarded
     Map<String, MemLoopConfig> retrievalConfig = new HashMap<>();
     Map<String, Integer> experienceChars = new HashMap<>(); // ns/memoryId -> length of its experience text
@@ -127,6 +128,13 @@ public final class OffPolicyEvaluation {
           String problem = EventLogFiles.recordConfig(configs, ns, e);
           if (problem != null) {
             return problem;
+          }
+          JsonNode b = e.path("embedderBlocks");
+          if (!b.isMissingNode()) {
+            if (!b.canConvertToInt() || !b.isIntegralNumber() || b.asInt() < 1 || b.asInt() > 64) {
+              return "embedderBlocks: must be an integer in [1, 64]";
+            }
+            embedderBlocks.merge(ns, b.asInt(), Math::max);
           }
         }
         case "retrieval" -> {
@@ -172,7 +180,8 @@ public final class OffPolicyEvaluation {
     double loggedReward = decisions.stream().mapToDouble(Decision::reward).average().orElse(0);
     Estimate loggedSuccess = interval(decisions.stream().mapToDouble(Decision::success).toArray(), 0, 1);
     List<Report> reports = new ArrayList<>();
-    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model, experienceChars, known)));
+    candidates.forEach((name, config) -> reports.add(evaluate(name, config, decisions, model, experienceChars, known,
+        embedderBlocks)));
     Slates logged = slates(decisions, decisions.stream().map(Decision::logged).toList(), experienceChars);
     List<String> at = decisions.stream().map(Decision::at).sorted().toList();
     List<String> namespaces = decisions.stream().map(Decision::ns).distinct().sorted().toList();
@@ -290,7 +299,8 @@ public final class OffPolicyEvaluation {
   }
 
   private static Report evaluate(String name, MemLoopConfig config, List<Decision> decisions, RewardModel model,
-      Map<String, Integer> experienceChars, Map<String, Map<String, OfflineLearning.Known>> known) {
+      Map<String, Integer> experienceChars, Map<String, Map<String, OfflineLearning.Known>> known,
+      Map<String, Integer> embedderBlocks) {
     long started = System.nanoTime();
     int n = decisions.size();
     CandidatePolicy policy = new CandidatePolicy(config);
@@ -308,7 +318,7 @@ public final class OffPolicyEvaluation {
     int departures = 0;
     double expectedMatches = 0;
     double[] w = new double[n];
-    List<String> warnings = new ArrayList<>(policy.unseeable(name, decisions, known));
+    List<String> warnings = new ArrayList<>(policy.unseeable(name, decisions, known, embedderBlocks));
     boolean replay = policy.replaysLearning() && warnings.isEmpty();
     int zeroPropensity = 0;
     int beyondLog = 0; // decisions where the candidate would have recalled memories the log does not hold

@@ -157,4 +157,24 @@ class JsonlEventLogTest {
     assertThat(events.get(1).get("memoryId").asText()).isEqualTo(m.id());
     assertThat(events.get(1).get("experience").asText()).isEqualTo("systemctl reload nginx (no downtime)");
   }
+
+  @Test
+  void theConfigurationSaysHowManyEmbeddingModelsTheVectorsConcatenate_onlyWhenMoreThanOne() throws IOException {
+    Path two = dir.resolve("two");
+    Path one = dir.resolve("one");
+    io.memloop.embeddings.ConcatenatedEmbedder both = new io.memloop.embeddings.ConcatenatedEmbedder(
+        List.of(new HashingEmbedder(64), new HashingEmbedder(64)));
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(both.dimension())).embedder(both)
+        .events(new JsonlEventLog(two)).build()) {
+      loop.remember("team-a", Intent.ofText("restart nginx"), "systemctl restart nginx", Outcome.SUCCESS);
+    }
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(HashingEmbedder.DEFAULT_DIMENSION))
+        .embedder(new HashingEmbedder()).events(new JsonlEventLog(one)).build()) {
+      loop.remember("team-a", Intent.ofText("restart nginx"), "systemctl restart nginx", Outcome.SUCCESS);
+    }
+    JsonNode config = read(two).getFirst();
+    assertThat(config.get("type").asText()).isEqualTo("config");
+    assertThat(config.get("embedderBlocks").asInt()).isEqualTo(2);
+    assertThat(read(one).getFirst().has("embedderBlocks")).isFalse();
+  }
 }

@@ -216,6 +216,59 @@ class OffPolicyEvaluationTest {
   }
 
   @Test
+  void aCandidateThatWeighsSeveralModelsSimilaritiesByLearnedWeights_isFlagged_forTheLogHoldsTheirMeanOnly() {
+    MemLoopConfig perTask = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("exploration", "NONE").build();
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    c.put("learned", perTask); // similarityBlocks 0: as many blocks as the log's embedder has
+    c.put("equal", perTask.toBuilder().set("similarityBlocks", "1").build());
+    c.put("memrl", MemLoopConfig.preset(Preset.MEMRL)); // no per-task learning: no block weights
+    c.put("split", perTask.toBuilder().set("similarityBlocks", "2").build());
+    Instant t = Instant.parse("2026-11-01T00:00:00Z");
+    for (int models : new int[] {2, 1}) {
+      Path log = dir.resolve("models-" + models);
+      try (JsonlEventLog events = new JsonlEventLog(log)) {
+        events.configured("w", t, logging(0), models);
+        for (int d = 0; d < 4; d++) {
+          List<Candidate> pool = List.of(new Candidate("m1", 0.9, 0, 0, true, 1), new Candidate("m2", 0.5, 0, 0, false, 0));
+          Memory shown = new Memory("m1", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t);
+          events.retrieved("w", t, Intent.ofText("task " + d), new float[] {1}, new Retrieval("r" + d, "w", pool, List.of(shown)));
+          events.rewarded("w", t, new RewardResult("r" + d, 1, List.of()), null);
+        }
+      }
+      Map<String, List<String>> warnings = new LinkedHashMap<>();
+      OffPolicyEvaluation.run(log, c, logging(0)).reports().forEach(r -> warnings.put(r.candidate(), r.warnings()));
+      String flag = "similarityBlocks) by weights it learns from rewards in 4 of 4 decisions";
+      assertThat(warnings.get("learned")).as("%d models", models).filteredOn(w -> w.contains(flag)).hasSize(models > 1 ? 1 : 0);
+      assertThat(warnings.get("split")).as("%d models", models).anyMatch(w -> w.startsWith("'split' weighs") && w.contains(flag));
+      assertThat(warnings.get("equal")).noneMatch(w -> w.contains("similarityBlocks"));
+      assertThat(warnings.get("memrl")).noneMatch(w -> w.contains("similarityBlocks"));
+    }
+  }
+
+  @Test
+  void aConfigEventWithABadModelCountIsSkipped_namingTheField() {
+    Instant t = Instant.parse("2026-11-01T00:00:00Z");
+    try (JsonlEventLog events = new JsonlEventLog(dir)) {
+      events.configured("w", t, logging(0));
+      List<Candidate> pool = List.of(new Candidate("m1", 0.9, 0, 0, true, 1));
+      Memory shown = new Memory("m1", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t);
+      events.retrieved("w", t, Intent.ofText("task"), new float[] {1}, new Retrieval("r0", "w", pool, List.of(shown)));
+      events.rewarded("w", t, new RewardResult("r0", 1, List.of()), null);
+    }
+    try (var files = java.nio.file.Files.list(dir)) {
+      Path written = files.filter(f -> f.toString().endsWith(".jsonl")).findFirst().orElseThrow();
+      String config = java.nio.file.Files.readAllLines(written).getFirst(); // {..., "knobs": {...}}
+      assertThat(config).contains("\"type\":\"config\"");
+      java.nio.file.Files.writeString(dir.resolve("z-bad.jsonl"),
+          config.substring(0, config.length() - 1) + ",\"embedderBlocks\":0}\n");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    OffPolicyEvaluation.Result r = OffPolicyEvaluation.run(dir, Map.of("memrl", logging(0)), logging(0));
+    assertThat(r.skipped()).anyMatch(s -> s.file().endsWith("z-bad.jsonl") && s.reason().equals("embedderBlocks: must be an integer in [1, 64]"));
+  }
+
+  @Test
   void intervalsStayWithinTheRangeOfWhatTheyEstimate() {
     // logged: the explored memory d (probability 0.9/4), rewarded 1 twice; the candidate always picks d: IPS terms of 4.4
     MemLoopConfig log = logging(0).toBuilder().set("k2", "1").set("exploration", "EPSILON_GREEDY").set("epsilon", "0.9").build();
