@@ -89,6 +89,9 @@ public final class OffPolicyEvaluation {
   record Decision(String ns, String at, @Nullable String task, List<Candidate> pool, Set<String> logged, List<String> shown,
       int noteDepth, @Nullable List<String> used, double propensity, double reward, double success, MemLoopConfig config) {}
 
+  /** Below this many decisions where the logging policy chose what a candidate would, its estimates are flagged. */
+  static final int MIN_AGREEING = 10;
+
   /** Below this many expected exploratory matches of a candidate's departures, its estimates are flagged. */
   static final int MIN_EXPECTED_MATCHES = 30;
 
@@ -379,9 +382,11 @@ public final class OffPolicyEvaluation {
       dm += predMine;
     }
     double ess = sumW2 == 0 ? 0 : sumW * sumW / sumW2;
-    if (agreeing < Math.max(10, n / 20)) {
-      warnings.add("the logging policy chose what '" + name + "' would choose in only " + agreeing + " of " + n
-          + " decisions: the estimates rest on few decisions; log with exploration (epsilon > 0) to evaluate it");
+    if (agreeing < Math.max(MIN_AGREEING, n / 20)) {
+      warnings.add(agreeing == n
+          ? "the log holds only " + n + " decisions: too few to estimate from (" + MIN_AGREEING + " at least); log for longer"
+          : "the logging policy chose what '" + name + "' would choose in only " + agreeing + " of " + n
+              + " decisions: the estimates rest on few decisions; log with exploration (epsilon > 0) to evaluate it");
     }
     if (departures > 0 && expectedMatches < MIN_EXPECTED_MATCHES) {
       warnings.add(String.format(java.util.Locale.ROOT, "'%s' departs from the logging policy's own choice in %d of %d "

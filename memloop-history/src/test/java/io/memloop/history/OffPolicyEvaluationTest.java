@@ -223,15 +223,17 @@ class OffPolicyEvaluationTest {
     c.put("equal", perTask.toBuilder().set("similarityBlocks", "1").build());
     c.put("memrl", MemLoopConfig.preset(Preset.MEMRL)); // no per-task learning: no block weights
     c.put("split", perTask.toBuilder().set("similarityBlocks", "2").build());
+    c.put("logged", logging(0));
     Instant t = Instant.parse("2026-11-01T00:00:00Z");
     for (int models : new int[] {2, 1}) {
       Path log = dir.resolve("models-" + models);
       try (JsonlEventLog events = new JsonlEventLog(log)) {
         events.configured("w", t, logging(0), models);
         for (int d = 0; d < 4; d++) {
-          List<Candidate> pool = List.of(new Candidate("m1", 0.9, 0, 0, true, 1), new Candidate("m2", 0.5, 0, 0, false, 0));
-          Memory shown = new Memory("m1", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t);
-          events.retrieved("w", t, Intent.ofText("task " + d), new float[] {1}, new Retrieval("r" + d, "w", pool, List.of(shown)));
+          List<Candidate> pool = List.of(new Candidate("m1", 0.9, 0, 0, true, 1), new Candidate("m2", 0.5, 0, 0, true, 1));
+          List<Memory> shown = List.of(new Memory("m1", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t),
+              new Memory("m2", "w", "i", "", new float[] {1}, "-", Outcome.SUCCESS, 0, 0, t, t));
+          events.retrieved("w", t, Intent.ofText("task " + d), new float[] {1}, new Retrieval("r" + d, "w", pool, shown));
           events.rewarded("w", t, new RewardResult("r" + d, 1, List.of()), null);
         }
       }
@@ -241,6 +243,9 @@ class OffPolicyEvaluationTest {
       assertThat(warnings.get("learned")).as("%d models", models).filteredOn(w -> w.contains(flag)).hasSize(models > 1 ? 1 : 0);
       assertThat(warnings.get("split")).as("%d models", models).anyMatch(w -> w.startsWith("'split' weighs") && w.contains(flag));
       assertThat(warnings.get("equal")).noneMatch(w -> w.contains("similarityBlocks"));
+      // the logging policy itself agrees everywhere: what it lacks is decisions, not exploration
+      assertThat(warnings.get("logged"))
+          .containsExactly("the log holds only 4 decisions: too few to estimate from (10 at least); log for longer");
       assertThat(warnings.get("memrl")).noneMatch(w -> w.contains("similarityBlocks"));
     }
   }
