@@ -128,15 +128,15 @@ public final class OffPolicyEvaluation {
       }
       switch (e.get("type").asText()) {
         case "config" -> {
+          JsonNode b = e.path("embedderBlocks"); // checked first: a skipped line configures nothing
+          if (!b.isMissingNode() && (!b.isIntegralNumber() || !b.canConvertToInt() || b.asInt() < 1 || b.asInt() > 64)) {
+            return "embedderBlocks: must be an integer in [1, 64]";
+          }
           String problem = EventLogFiles.recordConfig(configs, ns, e);
           if (problem != null) {
             return problem;
           }
-          JsonNode b = e.path("embedderBlocks");
           if (!b.isMissingNode()) {
-            if (!b.canConvertToInt() || !b.isIntegralNumber() || b.asInt() < 1 || b.asInt() > 64) {
-              return "embedderBlocks: must be an integer in [1, 64]";
-            }
             embedderBlocks.merge(ns, b.asInt(), Math::max);
           }
         }
