@@ -126,7 +126,7 @@ public enum Knob {
           + "failed), newer memories rank higher: each score gains freshness × (1 − the share of the namespace's "
           + "rewarded retrievals made by a task rewarded before) × its z-scored creation rank (0: never)."),
       MemLoopConfig::freshness),
-  SIMILARITY_BLOCKS(Spec.integer("similarityBlocks", 0, 64).is("0").before("0")
+  SIMILARITY_BLOCKS(Spec.integer("similarityBlocks", 0, io.memloop.policy.Blocks.MAX).is("0").before("0")
       .doc("Phase B: how many equal-size blocks each vector is the concatenation of, one per embedding model (2 for "
           + "--embedder minilm+hashing); 0: as many as the engine's embedder has (1 without one). With more than one "
           + "and taskLearning ON, each candidate's similarity is the blocks' cosines weighed by how well each block's "

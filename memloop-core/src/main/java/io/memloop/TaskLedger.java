@@ -301,7 +301,7 @@ final class TaskLedger {
     }
     return new Learned(true, (long) n[0], rate(n[1], n[0]), (long) n[2], rate(n[3], n[2]),
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
-        r == null ? null : recurrence(r), weights, blocks > 1 && b != null && b.length == 3 + blocks ? (long) b[0] : 0);
+        r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

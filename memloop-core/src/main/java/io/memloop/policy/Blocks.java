@@ -42,6 +42,8 @@ public final class Blocks {
   public static final String ANNOTATION = "blocks";
   /** The annotation's data layout version. */
   public static final int VERSION = 1;
+  /** The most blocks a vector may be split into (the bound of {@code similarityBlocks}). */
+  public static final int MAX = 64;
 
   /** How many standard errors of its gain a block must stand from the blocks' mean before it is favoured. */
   static final double NOISE = 2;
@@ -73,7 +75,7 @@ public final class Blocks {
    */
   public static double[] weights(double @Nullable [] entry, int blocks) {
     double[] w = new double[blocks];
-    if (entry == null || entry.length != 3 + blocks) {
+    if (!fits(entry, blocks)) {
       java.util.Arrays.fill(w, 1.0 / blocks);
       return w;
     }
@@ -99,6 +101,16 @@ public final class Blocks {
     return w;
   }
 
+  /** How many rewards the weights in ledger entry {@code entry} were learned from; 0 without a usable entry. */
+  public static long updates(double @Nullable [] entry, int blocks) {
+    return fits(entry, blocks) ? (long) entry[0] : 0;
+  }
+
+  /** Whether {@code entry} is a ledger entry of {@code blocks} blocks: [n, Σu, S, G_1..G_blocks]. */
+  private static boolean fits(double @Nullable [] entry, int blocks) {
+    return entry != null && entry.length == 3 + blocks;
+  }
+
   /**
    * The ledger entry after one rewarded retrieval.
    *
@@ -108,7 +120,7 @@ public final class Blocks {
    */
   public static double[] update(double @Nullable [] entry, double unit, double[] z) {
     int blocks = z.length;
-    double[] e = entry != null && entry.length == 3 + blocks ? entry.clone() : new double[3 + blocks];
+    double[] e = fits(entry, blocks) ? entry.clone() : new double[3 + blocks];
     double centred = unit - (e[0] > 0 ? e[1] / e[0] : 0.5);
     double mean = 0;
     double[] g = new double[blocks];

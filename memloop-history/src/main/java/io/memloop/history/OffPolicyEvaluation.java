@@ -129,8 +129,9 @@ public final class OffPolicyEvaluation {
       switch (e.get("type").asText()) {
         case "config" -> {
           JsonNode b = e.path("embedderBlocks"); // checked first: a skipped line configures nothing
-          if (!b.isMissingNode() && (!b.isIntegralNumber() || !b.canConvertToInt() || b.asInt() < 1 || b.asInt() > 64)) {
-            return "embedderBlocks: must be an integer in [1, 64]";
+          if (!b.isMissingNode() && (!b.isIntegralNumber() || !b.canConvertToInt() || b.asInt() < 1
+              || b.asInt() > io.memloop.policy.Blocks.MAX)) {
+            return "embedderBlocks: must be an integer in [1, " + io.memloop.policy.Blocks.MAX + "]";
           }
           String problem = EventLogFiles.recordConfig(configs, ns, e);
           if (problem != null) {
