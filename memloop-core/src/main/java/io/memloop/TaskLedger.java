@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * and how a reward updates it. Entries of a namespace:
  *
  * <ul>
- *   <li>{@code t:<task>} → [failures since the task's last success, explorations so far];
+ *   <li>{@code t:<task>} → [failures since the task's last success, explorations so far, the namespace's rewarded
+ *       retrievals when the task was last rewarded (its tick; absent in entries written before it was kept)];
  *   <li>{@code p:<task>:<memory>} → [net centred reward of the episodes of the task that used the memory];
  *   <li>{@code n} → [exploring episodes, their summed success, episodes that could have explored but
  *       did not, their summed success] — whether exploring pays in this namespace. Which of the two a
@@ -40,8 +41,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code c:<memory>} → [episodes that used the memory and succeeded, failed uses since its last successful one]
  *       — whether a success experience has gone stale ({@link TaskView#stale});
  *   <li>{@code b} → [updates, summed reward in [0, 1], spread, each block's gain] — how much each block of a vector
- *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1).
+ *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1);
+ *   <li>{@code g} → [the tick of the last sweep, the keys it left] — when the next sweep is due ({@link #sweep}).
  * </ul>
+ *
+ * <p>The ledger stays bounded ({@link #sweep}): the entries of a memory ({@code c:}, {@code u:}, {@code p:…:<memory>})
+ * go once the memory is gone (deleted, evicted, merged away), and a task's ({@code t:}, {@code p:<task>:…}) once
+ * {@value #TASKS_KEPT} other tasks (or {@value #TASKS_PER_MEMORY} per memory, if more) have been rewarded since it was.
+ * Without it a namespace whose tasks seldom come back grows by about three entries per episode for ever,
+ * {@code maxMemories} or not.
  *
  * A task's key is a SHA-256 of its intent text, or of its embedding when it has no text, so the same
  * task asked again finds its entries. Rewards are centred on the middle of the reward range, and
@@ -344,7 +352,7 @@ final class TaskLedger {
     List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
     synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
       String taskKey = "t:" + note.context();
-      List<String> keys = new ArrayList<>(List.of(taskKey, "n", "r"));
+      List<String> keys = new ArrayList<>(List.of(taskKey, "n", "r", SWEEP_KEY));
       if (noteDepth != TaskNote.NO_DRAW) {
         keys.add("d");
       }
@@ -371,7 +379,8 @@ final class TaskLedger {
       double[] t = entries.getOrDefault(taskKey, new double[2]);
       double[] rec = entries.getOrDefault("r", new double[2]); // [rewarded retrievals, of tasks rewarded before]
       out.put("r", new double[] {rec[0] + 1, rec[1] + (entries.containsKey(taskKey) ? 1 : 0)});
-      out.put(taskKey, new double[] {success ? 0 : t[0] + 1, t[1] + (note.explored().isEmpty() ? 0 : 1)});
+      long tick = (long) rec[0] + 1;
+      out.put(taskKey, new double[] {success ? 0 : t[0] + 1, t[1] + (note.explored().isEmpty() ? 0 : 1), tick});
       double[] n = entries.getOrDefault("n", new double[4]).clone();
       if (!note.explored().isEmpty()) {
         n[0]++;
@@ -412,7 +421,102 @@ final class TaskLedger {
         }
       }
       store.putLedger(namespace, out);
+      double[] g = entries.get(SWEEP_KEY);
+      if (tick >= (g == null || g.length < 2 ? SWEEP_MIN : g[0] + Math.max(SWEEP_MIN, g[1]))) {
+        sweep(namespace, tick);
+      }
     }
+  }
+
+  /** The ledger entry of the sweep's bookkeeping: [tick of the last sweep, keys it left]. */
+  static final String SWEEP_KEY = "g";
+  /** Fewest rewarded retrievals between two sweeps; past this many keys, as many as the keys the last one left. */
+  static final int SWEEP_MIN = 1024;
+  /** Lookups of single memories a sweep makes, each, rather than scan the namespace once: how much cheaper a scan's visit is. */
+  private static final int LOOKUPS_PER_SCAN = 8;
+  /** Fewest tasks whose entries a sweep keeps: the most recently rewarded. */
+  static final int TASKS_KEPT = 65_536;
+  /** Tasks whose entries a sweep keeps per memory of the namespace, where that is more than {@link #TASKS_KEPT}. */
+  static final int TASKS_PER_MEMORY = 4;
+
+  /**
+   * Drops the ledger entries nothing will read again: those of memories that are gone ({@code c:<memory>},
+   * {@code u:<memory>}, {@code p:<task>:<memory>}), and those of the tasks rewarded least recently beyond the
+   * {@value #TASKS_KEPT} most recent (or {@value #TASKS_PER_MEMORY} per memory of the namespace, if more): their
+   * {@code t:<task>} and {@code p:<task>:…}; such a task asked again starts with no record. A task entry written before
+   * ticks were kept counts as rewarded now, and gets the current tick.
+   * Runs after a reward, in the namespace's lock, once at least {@value #SWEEP_MIN} rewarded retrievals, and as many
+   * as the keys the last sweep left, have passed since it: so the ledger at most doubles between sweeps, and a sweep's
+   * one listing of keys and its check of the memories they name (one lookup each, or one scan of the namespace where
+   * it holds fewer than {@value #LOOKUPS_PER_SCAN} memories per name, then a lookup of each name the scan did not see,
+   * since a search may lag the store's writes) cost a few visits per reward, averaged over the rewards between sweeps.
+   *
+   * @param tick the namespace's rewarded retrievals so far
+   * @return how many entries it dropped
+   */
+  int sweep(String namespace, long tick) {
+    Set<String> keys = store.ledgerKeys(namespace);
+    List<String> taskKeys = keys.stream().filter(k -> k.startsWith("t:")).toList();
+    Map<String, double[]> tasks = store.ledger(namespace, taskKeys);
+    long memories = store.counts(namespace, java.time.Instant.EPOCH).memories();
+    Set<String> gone = new HashSet<>();
+    Set<String> goneTasks = new HashSet<>();
+    Map<String, double[]> stamped = new HashMap<>();
+    List<Map.Entry<String, Double>> byTick = new ArrayList<>(tasks.size()); // each task's last reward
+    tasks.forEach((k, v) -> {
+      if (v.length < 3) {
+        double[] w = java.util.Arrays.copyOf(v, 3);
+        w[2] = tick;
+        stamped.put(k, w);
+      }
+      byTick.add(Map.entry(k, v.length < 3 ? tick : v[2]));
+    });
+    long keep = Math.max(TASKS_KEPT, TASKS_PER_MEMORY * memories);
+    if (byTick.size() > keep) { // the newest first; equal ticks by key, so the cut does not depend on listing order
+      byTick.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+      for (Map.Entry<String, Double> e : byTick.subList((int) keep, byTick.size())) {
+        gone.add(e.getKey());
+        goneTasks.add(e.getKey().substring(2));
+        stamped.remove(e.getKey());
+      }
+    }
+    Set<String> referenced = new HashSet<>(); // the memories the per-memory entries name
+    for (String k : keys) {
+      if (k.startsWith("c:") || k.startsWith("u:")) {
+        referenced.add(k.substring(2));
+      } else if (k.startsWith("p:")) {
+        referenced.add(k.substring(k.lastIndexOf(':') + 1));
+      }
+    }
+    Set<String> live = new HashSet<>();
+    if (!referenced.isEmpty()) {
+      if (memories <= LOOKUPS_PER_SCAN * (long) referenced.size()) { // one scan is cheaper than a lookup each
+        store.forEachMemory(namespace, m -> live.add(m.id()));
+      }
+      for (String id : referenced) { // after a scan, only those it did not see (a search may lag a store's writes)
+        if (!live.contains(id) && store.get(namespace, id).isPresent()) {
+          live.add(id);
+        }
+      }
+    }
+    for (String k : keys) {
+      if (k.startsWith("c:") || k.startsWith("u:")) {
+        if (!live.contains(k.substring(2))) {
+          gone.add(k);
+        }
+      } else if (k.startsWith("p:")) {
+        int at = k.lastIndexOf(':');
+        if (at <= 2 || goneTasks.contains(k.substring(2, at)) || !live.contains(k.substring(at + 1))) {
+          gone.add(k);
+        }
+      }
+    }
+    if (!gone.isEmpty()) {
+      store.deleteLedger(namespace, gone);
+    }
+    stamped.put(SWEEP_KEY, new double[] {tick, keys.size() - gone.size() + (keys.contains(SWEEP_KEY) ? 0 : 1)});
+    store.putLedger(namespace, stamped);
+    return gone.size();
   }
 
 }

@@ -200,7 +200,8 @@ class MemLoopTest {
       }
       String key = TaskLedger.taskKey(task, axis(0));
       Map<String, double[]> ledger = loop.store().ledger("ns", List.of("t:" + key, "p:" + key + ":" + sibling.id(), "n"));
-      assertThat(ledger.get("t:" + key)).containsExactly(3 + stayed, 1);
+      // [failures since its last success, explorations, the tick of its last reward: the namespace's 3 + stayed rewards]
+      assertThat(ledger.get("t:" + key)).containsExactly(3 + stayed, 1, 3 + stayed);
       assertThat(ledger.get("p:" + key + ":" + sibling.id())).containsExactly(-1);
       assertThat(ledger.get("n")).as("one exploration without success; the draws that stayed, without success")
           .containsExactly(1, 0, stayed, 0);

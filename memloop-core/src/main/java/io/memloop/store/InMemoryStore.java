@@ -337,6 +337,19 @@ public final class InMemoryStore implements MemoryStore {
   }
 
   @Override
+  public Set<String> ledgerKeys(String namespace) {
+    return Set.copyOf(ledgers.getOrDefault(namespace, Map.of()).keySet());
+  }
+
+  @Override
+  public void deleteLedger(String namespace, Collection<String> keys) {
+    Map<String, double[]> entries = ledgers.get(namespace);
+    if (entries != null) {
+      entries.keySet().removeAll(List.copyOf(keys));
+    }
+  }
+
+  @Override
   public Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds) {
     Namespace ns = namespaces.get(namespace);
     if (ns == null) {

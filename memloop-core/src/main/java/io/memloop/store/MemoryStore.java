@@ -156,6 +156,20 @@ public interface MemoryStore extends AutoCloseable {
   void putLedger(String namespace, Map<String, double[]> values);
 
   /**
+   * Every key of {@code namespace}'s ledger, in no particular order (empty for a namespace that has none): what the
+   * engine sweeps to drop the entries of memories that are gone and of tasks long unseen. Keys put or deleted while
+   * it runs may or may not be listed.
+   */
+  Set<String> ledgerKeys(String namespace);
+
+  /**
+   * Removes the listed keys from {@code namespace}'s ledger, all or nothing; keys it does not hold are skipped.
+   * Durability is that of {@link #putLedger}. The engine serialises it with its read-modify-write of the namespace's
+   * entries.
+   */
+  void deleteLedger(String namespace, Collection<String> keys);
+
+  /**
    * The annotations of the listed memories of {@code namespace} (learning state core keeps per memory; the store
    * keeps the bytes without interpreting them): one entry per listed memory that exists and has annotations;
    * memories without any, and ids that name no memory, are absent.

@@ -526,6 +526,35 @@ public abstract class MemoryStoreContract {
         .isEqualTo(TaskNote.NEWEST);
   }
 
+  @Test
+  void ledgerKeys_listEveryKeyOfTheNamespace_andDeletedKeysAreGoneForGood() throws Exception {
+    assertThat(store.ledgerKeys("ns")).isEmpty();
+    store.putLedger("ns", Map.of("t:a", new double[] {1, 2}, "c:m1", new double[] {1, 0}, "n", new double[] {1, 0, 0, 0}));
+    store.putLedger("ns", Map.of("p:a:m1", new double[] {-1}));
+    store.putLedger("other", Map.of("t:b", new double[] {9}));
+    assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("t:a", "c:m1", "n", "p:a:m1");
+    assertThat(store.ledgerKeys("other")).containsExactly("t:b");
+
+    store.deleteLedger("ns", List.of("c:m1", "p:a:m1", "never-stored"));
+    store.deleteLedger("absent-namespace", List.of("t:a")); // nothing to delete: no error, nothing created
+    assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("t:a", "n");
+    assertThat(store.ledger("ns", List.of("c:m1", "p:a:m1", "t:a"))).containsOnlyKeys("t:a");
+    assertThat(store.ledgerKeys("other")).containsExactly("t:b"); // per namespace
+    assertThat(store.ledgerKeys("absent-namespace")).isEmpty();
+    store.putLedger("ns", Map.of("c:m1", new double[] {0, 1})); // a deleted key can be put again
+    store.deleteLedger("ns", List.of("t:a"));
+
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("n", "c:m1");
+    assertThat(store.ledger("ns", List.of("c:m1")).get("c:m1")).containsExactly(0, 1);
+    assertThat(store.ledger("ns", List.of("t:a", "p:a:m1"))).isEmpty();
+    assertThat(store.ledgerKeys("other")).containsExactly("t:b");
+  }
+
   private static Annotations annotation(String name, int version, String text) {
     return Annotations.of(name, version, text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }

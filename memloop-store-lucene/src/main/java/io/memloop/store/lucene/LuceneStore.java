@@ -607,6 +607,51 @@ public final class LuceneStore implements MemoryStore {
     afterDeferredWrite(lsn);
   }
 
+  /** A copy of the keys {@code namespace}'s ledger holds now; empty for a namespace the store does not know. */
+  @Override
+  public Set<String> ledgerKeys(String namespace) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    return ns == null ? Set.of() : Set.copyOf(ns.ledger.keySet());
+  }
+
+  /**
+   * Logs the removal of the listed keys the namespace's ledger holds and applies it, returning without waiting for
+   * the disk, like {@link #putLedger}. Holding none of them (or not knowing the namespace) it does nothing: it
+   * logs no record and creates no namespace.
+   */
+  @Override
+  public void deleteLedger(String namespace, Collection<String> keys) {
+    Set<String> wanted = new java.util.LinkedHashSet<>(keys);
+    long lsn = -1;
+    lifecycle.gate.readLock().lock();
+    try {
+      lifecycle.ensureUsable();
+      NamespaceState ns = state.namespaces.get(namespace);
+      if (ns != null) {
+        synchronized (ns.ledger) { // the log orders a namespace's puts and deletes as they are applied
+          List<String> held = new java.util.ArrayList<>(wanted.size());
+          for (String k : wanted) {
+            if (ns.ledger.containsKey(k)) {
+              held.add(k);
+            }
+          }
+          if (!held.isEmpty()) {
+            lsn = wal.append(new WalRecord.LedgerDelete(namespace, List.copyOf(held))::encode);
+            for (String k : held) {
+              ns.ledger.remove(k);
+            }
+          }
+        }
+      }
+    } finally {
+      lifecycle.gate.readLock().unlock();
+    }
+    if (lsn >= 0) {
+      afterDeferredWrite(lsn);
+    }
+  }
+
   @Override
   public Map<String, Annotations> annotations(String namespace, Collection<String> memoryIds) {
     lifecycle.ensureUsable();

@@ -20,7 +20,8 @@ final class NamespaceState {
   final RetrievalBook retrievals;
   /**
    * Per-task learning statistics by key ({@link io.memloop.store.MemoryStore#ledger}); a key's array is
-   * replaced, never mutated, so readers may copy it without a lock.
+   * replaced, never mutated, so readers may copy it without a lock. Keys are put and removed under this map's
+   * monitor, which also orders their log records.
    */
   final java.util.concurrent.ConcurrentHashMap<String, double[]> ledger = new java.util.concurrent.ConcurrentHashMap<>();
   /**

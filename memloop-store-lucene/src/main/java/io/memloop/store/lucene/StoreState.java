@@ -108,6 +108,14 @@ final class StoreState {
       }
       case WalRecord.SequenceFloor f -> raiseSequence(f.floor());
       case WalRecord.LedgerPut put -> namespaces.getOrCreate(put.namespace()).ledger.putAll(put.values());
+      case WalRecord.LedgerDelete del -> {
+        NamespaceState ns = namespaces.get(del.namespace()); // logged only for keys held, so it exists
+        if (ns != null) {
+          for (String key : del.keys()) {
+            ns.ledger.remove(key);
+          }
+        }
+      }
       case WalRecord.Annotate ann -> {
         NamespaceState ns = namespaces.getOrCreate(ann.namespace());
         for (long seq : ann.memorySeqs()) {

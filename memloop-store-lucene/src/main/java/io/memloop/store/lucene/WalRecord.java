@@ -33,9 +33,10 @@ import java.util.Map;
  *                annotations, absolute (zero bytes: it has none now)
  *  12 RETRIEVAL_ANNOTATED  the RETRIEVAL layout, then int+ {@link Annotations} bytes (a retrieval with annotations;
  *                without them, type 2 is written as before)
+ *  13 LEDGER_DELETE  str namespace, int n, n × str key     keys removed from the ledger (only keys it held)
  * </pre>
  *
- * Types 5, 6, 9 to 12 were added without a version change: a store written before them opens unchanged, and
+ * Types 5, 6, 9 to 13 were added without a version change: a store written before them opens unchanged, and
  * a build that predates them refuses a log holding them ("unknown log record type"). Types 7 and 9 are no longer
  * written (learning state is {@link Annotations} now, which type 12 carries without interpreting them) but still
  * read: their task fields become the {@code "task"} annotation ({@link TaskNote#into}).
@@ -53,8 +54,9 @@ sealed interface WalRecord {
   int EDIT = 10;
   int ANNOTATE = 11;
   int RETRIEVAL_ANNOTATED = 12;
+  int LEDGER_DELETE = 13;
   /** The highest type this build writes and reads. */
-  int LAST_TYPE = RETRIEVAL_ANNOTATED;
+  int LAST_TYPE = LEDGER_DELETE;
   /** Upper bound on candidates or updates in one record; a sanity check against garbage counts. */
   int MAX_ITEMS = 1 << 24;
 
@@ -187,6 +189,17 @@ sealed interface WalRecord {
     }
   }
 
+  /** Keys {@code keys} were removed from the per-task learning ledger of {@code namespace}. */
+  record LedgerDelete(String namespace, List<String> keys) implements WalRecord {
+    @Override
+    public void encode(ByteWriter w) {
+      w.putByte(LEDGER_DELETE).putString(namespace).putInt(keys.size());
+      for (String key : keys) {
+        w.putString(key);
+      }
+    }
+  }
+
   /**
    * Written once per open: no id at or below {@code floor} will be handed out. After an unclean
    * shutdown the floor is raised past any id that may have been seen but not logged.
@@ -308,6 +321,15 @@ sealed interface WalRecord {
           values.put(key, v);
         }
         yield new LedgerPut(ns, values);
+      }
+      case LEDGER_DELETE -> {
+        String ns = r.getString();
+        int n = r.getCount(MAX_ITEMS, "ledger key");
+        List<String> keys = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+          keys.add(r.getString());
+        }
+        yield new LedgerDelete(ns, keys);
       }
       default -> throw new ByteReader.Malformed("unknown log record type " + type);
     };

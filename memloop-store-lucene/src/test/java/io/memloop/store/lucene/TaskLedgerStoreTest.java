@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Per-task learning state through a crash (log replay), through a checkpoint (snapshot), and from an older snapshot. */
+/**
+ * Per-task learning state (ledger puts and deletes) through a crash (log replay), through a checkpoint (snapshot), and
+ * from an older snapshot.
+ */
 class TaskLedgerStoreTest {
   private static final int DIM = 8;
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
@@ -59,6 +62,55 @@ class TaskLedgerStoreTest {
       RewardOutcome out2 = store.applyReward("ns", r2.id(), T0, (id, u) -> new Utility(u.q(), u.visits() + 1));
       assertThat(TaskNote.of(((RewardOutcome.Applied) out2).retrieval().annotations())).isEqualTo(noDraw);
     }
+  }
+
+  @Test
+  void ledgerDeletes_areReplayedFromTheLog_afterACrash_withoutASnapshot() throws Exception {
+    Path dir = tmp.resolve("store");
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      store.putLedger("ns", Map.of("t:a", new double[] {1, 2}, "c:m1", new double[] {1, 0}, "p:a:m1", new double[] {-1}));
+      store.putLedger("other", Map.of("c:m1", new double[] {7}));
+      store.deleteLedger("ns", List.of("c:m1", "p:a:m1", "never-stored")); // logs one record: type 13
+      store.deleteLedger("ns", List.of("never-stored")); // holds none of them: logs nothing
+      store.deleteLedger("absent", List.of("t:a")); // unknown namespace: logs nothing, creates nothing
+      store.putLedger("ns", Map.of("p:a:m1", new double[] {3})); // put again after its delete
+      // ledger writes are not awaited: a durable write after them makes them durable too
+      store.insert(new NewMemory("ns", "", new float[] {1, 0, 0, 0, 0, 0, 0, 0}, "e", Outcome.SUCCESS, 0, T0), 0.9);
+      store.crashForTesting();
+    }
+    assertThat(StoreFiles.snapshots(dir)).as("no checkpoint ran: the log alone holds the deletes").isEmpty();
+    List<WalRecord> logged = new java.util.ArrayList<>();
+    WalScanner.scan(StoreFiles.segments(dir), 0, (lsn, record, file, offset) -> logged.add(record));
+    assertThat(logged).filteredOn(WalRecord.LedgerDelete.class::isInstance)
+        .containsExactly(new WalRecord.LedgerDelete("ns", List.of("c:m1", "p:a:m1")));
+
+    try (LuceneStore store = LuceneStore.open(dir, DIM, LOG_ONLY)) {
+      assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("t:a", "p:a:m1");
+      assertThat(store.ledger("ns", List.of("c:m1"))).isEmpty();
+      assertThat(store.ledger("ns", List.of("p:a:m1")).get("p:a:m1")).containsExactly(3);
+      assertThat(store.ledgerKeys("other")).containsExactly("c:m1");
+      assertThat(store.ledgerKeys("absent")).isEmpty();
+    }
+  }
+
+  @Test
+  void aLedgerDeleteRecord_decodesToWhatWasEncoded_andRejectsAGarbageCount() throws Exception {
+    WalRecord.LedgerDelete del = new WalRecord.LedgerDelete("näme", List.of("t:a", "", "p:a:m1"));
+    ByteWriter w = new ByteWriter(64);
+    del.encode(w);
+    byte[] b = w.toByteArray();
+    assertThat(b[0]).as("the type byte").isEqualTo((byte) WalRecord.LEDGER_DELETE).isEqualTo((byte) 13);
+    assertThat(WalRecord.decode(b, 0, b.length)).isEqualTo(del);
+
+    WalRecord.LedgerDelete none = new WalRecord.LedgerDelete("ns", List.of());
+    ByteWriter empty = new ByteWriter(16);
+    none.encode(empty);
+    assertThat(WalRecord.decode(empty.toByteArray(), 0, empty.length())).isEqualTo(none);
+
+    int countAt = 1 + 4 + "näme".getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    ByteWriter.putIntAt(b, countAt, -1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> WalRecord.decode(b, 0, b.length))
+        .isInstanceOf(ByteReader.Malformed.class).hasMessageContaining("ledger key count");
   }
 
   @Test

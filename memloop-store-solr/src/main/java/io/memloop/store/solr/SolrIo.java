@@ -116,11 +116,27 @@ final class SolrIo {
     return read("read", () -> client.getById(collection, docId, p));
   }
 
-  /** The documents of {@code docIds} that exist, by real-time get in one request. */
+  /**
+   * Most ids one real-time get carries: they travel in the request's URL, which Jetty refuses past 8 KB ("414 URI Too
+   * Long"); an id of a long namespace and key takes up to about 150 characters once encoded.
+   */
+  static final int IDS_PER_GET = 40;
+
+  /** The documents of {@code docIds} that exist, by real-time get: one request per {@value #IDS_PER_GET} ids. */
   SolrDocumentList realTimeGet(Collection<String> docIds, String fields, String what) {
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("fl", fields);
-    return read(what, () -> client.getById(collection, docIds, p));
+    if (docIds.size() <= IDS_PER_GET) {
+      return read(what, () -> client.getById(collection, docIds, p));
+    }
+    List<String> ids = List.copyOf(docIds);
+    SolrDocumentList out = new SolrDocumentList();
+    for (int from = 0; from < ids.size(); from += IDS_PER_GET) {
+      List<String> part = ids.subList(from, Math.min(ids.size(), from + IDS_PER_GET));
+      out.addAll(read(what, () -> client.getById(collection, part, p)));
+    }
+    out.setNumFound(out.size());
+    return out;
   }
 
   QueryResponse query(ModifiableSolrParams p) {

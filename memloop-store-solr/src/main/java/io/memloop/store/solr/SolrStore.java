@@ -35,9 +35,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>What is real-time and what is not.</b> Reads by id — {@link #get}, a reward's claim and its memories'
  * utilities, {@link #settings}, {@link #ledger} — go through Solr's real-time get and see every acknowledged write.
- * Searches — {@link #recall}, {@link #counts}, {@link #page}, {@link #forEachMemory}, {@link #namespaces} and
- * {@link #evictionCandidate} — see a write once the collection's next soft commit opens a new searcher
- * ({@code memloop.autoSoftCommit.maxTime}, 1 s in the shipped config set), unless the store was opened with
+ * Searches — {@link #recall}, {@link #counts}, {@link #page}, {@link #forEachMemory}, {@link #namespaces},
+ * {@link #ledgerKeys} and {@link #evictionCandidate} — see a write once the collection's next soft commit opens a new
+ * searcher ({@code memloop.autoSoftCommit.maxTime}, 1 s in the shipped config set), unless the store was opened with
  * {@link SolrStoreOptions.Visibility#IMMEDIATE}. A Q value inside a recall result may therefore be up to that
  * long old. An intent group this process created is remembered until searches can see it, so memories this
  * process inserts in quick succession still join the same group.
@@ -305,6 +305,24 @@ public final class SolrStore implements MemoryStore {
   public void putLedger(String namespace, Map<String, double[]> values) {
     checkOpen();
     ledger.putLedger(namespace, values);
+  }
+
+  /**
+   * A search over the namespace's ledger documents, paged by cursor: near-real-time, as the other searches are (a key
+   * put or deleted just before may be missing or still listed until the next soft commit, unless the store was
+   * opened with {@link SolrStoreOptions.Visibility#IMMEDIATE}).
+   */
+  @Override
+  public Set<String> ledgerKeys(String namespace) {
+    checkOpen();
+    return ledger.ledgerKeys(namespace);
+  }
+
+  /** One request deleting the keys' documents by id, sent as {@link #putLedger}'s. */
+  @Override
+  public void deleteLedger(String namespace, Collection<String> keys) {
+    checkOpen();
+    ledger.deleteLedger(namespace, keys);
   }
 
   /** Stored in the memories' documents ({@link MemoryAnnotations}); empty on a collection of schema 1 or 2. */

@@ -346,6 +346,49 @@ class SolrStoreTest {
     assertThat(store.counts("ns", T0)).isEqualTo(new io.memloop.store.StoreCounts(1, 1, 0));
   }
 
+  /**
+   * ledgerKeys decodes each key from its document's id, and pages by cursor: more keys than one page (500), the
+   * namespace spread over both shards, keys with the characters the id encodes ('!' is the routing separator).
+   */
+  @Test
+  void ledgerKeys_pagesPastOneCursorPageOverShards_decodesEveryKey_andDeletesShowAtOnceInRealTimeGets(TestInfo test)
+      throws Exception {
+    SolrStore store = open(test, "shards=2&replicas=1&tenantBits=0");
+    List<String> odd = List.of("a!b", "!", "with space", "plus+sign", "per%cent", "%21", "slash/x", "t:é:m1", "emoji 🙂",
+        "amp&eq=", "");
+    Map<String, double[]> values = new HashMap<>();
+    for (int i = 0; i < 1_234; i++) {
+      values.put("c:m" + i, new double[] {i});
+    }
+    odd.forEach(k -> values.put(k, new double[] {-1}));
+    store.putLedger("ns", values);
+    store.putLedger("n", Map.of("c:m1", new double[] {7})); // a namespace whose name is a prefix of the other's
+    commit();
+    assertThat(store.ledgerKeys("ns")).hasSize(values.size()).containsExactlyInAnyOrderElementsOf(values.keySet());
+    assertThat(store.ledgerKeys("n")).containsExactly("c:m1");
+
+    List<String> gone = new ArrayList<>(odd);
+    for (int i = 0; i < 1_234; i += 2) {
+      gone.add("c:m" + i);
+    }
+    gone.add("never-stored");
+    store.deleteLedger("ns", gone);
+    List<String> someGone = new ArrayList<>(odd);
+    someGone.addAll(List.of("c:m0", "c:m2", "c:m1232", "never-stored"));
+    assertThat(store.ledger("ns", someGone)).isEmpty(); // real-time get: gone before any commit
+    assertThat(store.ledger("ns", List.of("c:m1", "c:m1233"))).containsOnlyKeys("c:m1", "c:m1233");
+    commit();
+    Map<String, double[]> left = new HashMap<>(values);
+    gone.forEach(left::remove);
+    assertThat(store.ledgerKeys("ns")).hasSize(617).containsExactlyInAnyOrderElementsOf(left.keySet());
+    List<String> all = new ArrayList<>(values.keySet()); // 1,245 keys in one read: real-time gets of 40 ids each
+    Map<String, double[]> read = store.ledger("ns", all);
+    assertThat(read).containsOnlyKeys(left.keySet());
+    left.forEach((k, v) -> assertThat(read.get(k)).as(k).containsExactly(v));
+    assertThat(store.ledgerKeys("n")).containsExactly("c:m1");
+    store.deleteLedger("ns", List.of()); // nothing to send
+  }
+
   @Test
   void aNamespaceMovesFromAnotherStore_exactly(TestInfo test) throws Exception {
     io.memloop.store.InMemoryStore embedded = new io.memloop.store.InMemoryStore(DIM);
