@@ -432,8 +432,6 @@ final class TaskLedger {
   static final String SWEEP_KEY = "g";
   /** Fewest rewarded retrievals between two sweeps; past this many keys, as many as the keys the last one left. */
   static final int SWEEP_MIN = 1024;
-  /** Lookups of single memories a sweep makes, each, rather than scan the namespace once: how much cheaper a scan's visit is. */
-  private static final int LOOKUPS_PER_SCAN = 8;
   /** Fewest tasks whose entries a sweep keeps: the most recently rewarded. */
   static final int TASKS_KEPT = 65_536;
   /** Tasks whose entries a sweep keeps per memory of the namespace, where that is more than {@link #TASKS_KEPT}. */
@@ -447,9 +445,8 @@ final class TaskLedger {
    * ticks were kept counts as rewarded now, and gets the current tick.
    * Runs after a reward, in the namespace's lock, once at least {@value #SWEEP_MIN} rewarded retrievals, and as many
    * as the keys the last sweep left, have passed since it: so the ledger at most doubles between sweeps, and a sweep's
-   * one listing of keys and its check of the memories they name (one lookup each, or one scan of the namespace where
-   * it holds fewer than {@value #LOOKUPS_PER_SCAN} memories per name, then a lookup of each name the scan did not see,
-   * since a search may lag the store's writes) cost a few visits per reward, averaged over the rewards between sweeps.
+   * one listing of keys and one check of which memories they name still exist ({@link MemoryStore#existing}) cost a
+   * few key visits per reward, averaged over the rewards between sweeps.
    *
    * @param tick the namespace's rewarded retrievals so far
    * @return how many entries it dropped
@@ -488,17 +485,7 @@ final class TaskLedger {
         referenced.add(k.substring(k.lastIndexOf(':') + 1));
       }
     }
-    Set<String> live = new HashSet<>();
-    if (!referenced.isEmpty()) {
-      if (memories <= LOOKUPS_PER_SCAN * (long) referenced.size()) { // one scan is cheaper than a lookup each
-        store.forEachMemory(namespace, m -> live.add(m.id()));
-      }
-      for (String id : referenced) { // after a scan, only those it did not see (a search may lag a store's writes)
-        if (!live.contains(id) && store.get(namespace, id).isPresent()) {
-          live.add(id);
-        }
-      }
-    }
+    Set<String> live = referenced.isEmpty() ? Set.of() : store.existing(namespace, referenced);
     for (String k : keys) {
       if (k.startsWith("c:") || k.startsWith("u:")) {
         if (!live.contains(k.substring(2))) {

@@ -75,9 +75,9 @@ class LedgerSweepTest {
     assertThat(store.ledgerKeys("other")).containsExactly("c:" + dead);
   }
 
-  /** Where the namespace holds many memories per name to check, each is looked up rather than the namespace scanned. */
+  /** Among many memories, only the entries of the one deleted go. */
   @Test
-  void inANamespaceOfManyMemories_looksUpTheNamedOnes_withTheSameResult() {
+  void inANamespaceOfManyMemories_dropsOnlyTheDeletedOnesEntries() {
     InMemoryStore store = new InMemoryStore(DIM);
     SplittableRandom rnd = new SplittableRandom(5);
     List<String> ids = new java.util.ArrayList<>();

@@ -77,6 +77,21 @@ public interface MemoryStore extends AutoCloseable {
   Optional<Memory> get(String namespace, String memoryId);
 
   /**
+   * Which of {@code memoryIds} name a memory {@code namespace} holds now (ids of another form, of deleted memories or
+   * of another namespace do not). Consistent with {@link #get}: a memory inserted before the call is seen. The default
+   * looks each one up; stores answer from what they keep in RAM, or in one request per batch.
+   */
+  default Set<String> existing(String namespace, Collection<String> memoryIds) {
+    Set<String> out = new java.util.HashSet<>();
+    for (String id : memoryIds) {
+      if (get(namespace, id).isPresent()) {
+        out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Keeps a retrieval until it is rewarded or expires; assigns and returns its id.
    *
    * <p>Durability is weaker than for the other writes: a durable store may return before the record

@@ -527,6 +527,26 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void existing_namesTheLiveMemoriesOfTheNamespaceOnly() throws Exception {
+    Memory a = store.insert(new NewMemory("ns", "a", unit(1), "A", Outcome.SUCCESS, 0, T0), 0.99);
+    Memory b = store.insert(new NewMemory("ns", "b", unit(0, 1), "B", Outcome.FAILURE, 0, T0), 0.99);
+    Memory c = store.insert(new NewMemory("ns", "c", unit(0, 0, 1), "C", Outcome.SUCCESS, 0, T0), 0.99);
+    Memory other = store.insert(new NewMemory("other", "o", unit(1), "O", Outcome.SUCCESS, 0, T0), 0.99);
+    assertThat(store.delete("ns", b.id())).isTrue();
+    assertThat(store.existing("ns", List.of(a.id(), b.id(), c.id(), other.id(), "m999999", "not-an-id", "")))
+        .containsExactlyInAnyOrder(a.id(), c.id());
+    assertThat(store.existing("other", List.of(a.id(), other.id()))).containsExactly(other.id());
+    assertThat(store.existing("absent-namespace", List.of(a.id()))).isEmpty();
+    assertThat(store.existing("ns", List.of())).isEmpty();
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isEmpty()) {
+      return;
+    }
+    store = reopened.get();
+    assertThat(store.existing("ns", List.of(a.id(), b.id(), c.id()))).containsExactlyInAnyOrder(a.id(), c.id());
+  }
+
+  @Test
   void ledgerKeys_listEveryKeyOfTheNamespace_andDeletedKeysAreGoneForGood() throws Exception {
     assertThat(store.ledgerKeys("ns")).isEmpty();
     store.putLedger("ns", Map.of("t:a", new double[] {1, 2}, "c:m1", new double[] {1, 0}, "n", new double[] {1, 0, 0, 0}));

@@ -437,6 +437,29 @@ public final class LuceneStore implements MemoryStore {
     }
   }
 
+  /** From the live slots kept in RAM: no index read. */
+  @Override
+  public Set<String> existing(String namespace, Collection<String> memoryIds) {
+    lifecycle.ensureUsable();
+    NamespaceState ns = state.namespaces.get(namespace);
+    if (ns == null) {
+      return Set.of();
+    }
+    Set<String> out = new java.util.HashSet<>();
+    ns.lock.readLock().lock();
+    try {
+      for (String id : memoryIds) {
+        long seq = Ids.parse(id, 'm');
+        if (seq >= 0 && state.liveSlot(ns, seq) >= 0) {
+          out.add(id);
+        }
+      }
+    } finally {
+      ns.lock.readLock().unlock();
+    }
+    return out;
+  }
+
   @Override
   public void forEachMemory(String namespace, Consumer<Memory> visitor) {
     lifecycle.ensureUsable();

@@ -7,7 +7,9 @@ import io.memloop.store.StoreCounts;
 import io.memloop.store.solr.IntentIndex.IntentHit;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,6 +77,25 @@ final class MemoryReader {
     }
     SolrDocument d = io.realTimeGet(routing.docId(namespace, memoryId), Fields.MEMORY_FIELDS);
     return d == null ? Optional.empty() : Optional.of(Fields.memory(namespace, d));
+  }
+
+  Set<String> existing(String namespace, Collection<String> memoryIds) {
+    Map<String, String> byDocId = new HashMap<>();
+    for (String id : memoryIds) {
+      if (MemoryStore.sequenceOf(id) >= 0) {
+        byDocId.put(routing.docId(namespace, id), id);
+      }
+    }
+    Set<String> out = new HashSet<>();
+    if (!byDocId.isEmpty()) {
+      for (SolrDocument d : io.realTimeGet(byDocId.keySet(), "id", "memory ids")) {
+        String id = byDocId.get((String) d.getFieldValue("id"));
+        if (id != null) {
+          out.add(id);
+        }
+      }
+    }
+    return out;
   }
 
   void forEachMemory(String namespace, Consumer<Memory> visitor) {

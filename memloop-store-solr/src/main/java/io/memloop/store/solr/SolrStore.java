@@ -204,6 +204,13 @@ public final class SolrStore implements MemoryStore {
     return reader.get(namespace, memoryId);
   }
 
+  /** By real-time get of the ids alone ({@value SolrIo#IDS_PER_GET} a request): it sees every acknowledged insert. */
+  @Override
+  public Set<String> existing(String namespace, Collection<String> memoryIds) {
+    checkOpen();
+    return reader.existing(namespace, memoryIds);
+  }
+
   @Override
   public void forEachMemory(String namespace, Consumer<Memory> visitor) {
     checkOpen();
