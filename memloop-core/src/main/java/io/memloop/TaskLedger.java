@@ -70,9 +70,21 @@ final class TaskLedger {
     return embedderBlocks;
   }
 
+  /** Whether rewards trigger {@link #sweep}: not for a ledger whose memories are not in its store. */
+  private final boolean sweeps;
+
   TaskLedger(MemoryStore store, int embedderBlocks) {
+    this(store, embedderBlocks, true);
+  }
+
+  /**
+   * @param sweeps whether rewards sweep the ledger ({@link #sweep}); false where the store does not hold the memories
+   *     the entries name (a replay of a log, {@link OfflineLearning}), which a sweep would read as gone
+   */
+  TaskLedger(MemoryStore store, int embedderBlocks, boolean sweeps) {
     this.store = store;
     this.embedderBlocks = embedderBlocks;
+    this.sweeps = sweeps;
   }
 
   /** The key of the task {@code intent} asks for ({@code query} is its unit embedding). */
@@ -421,11 +433,21 @@ final class TaskLedger {
         }
       }
       store.putLedger(namespace, out);
-      double[] g = entries.get(SWEEP_KEY);
-      if (tick >= (g == null || g.length < 2 ? SWEEP_MIN : g[0] + Math.max(SWEEP_MIN, g[1]))) {
-        sweep(namespace, tick);
-      }
+      sweepIfDue(namespace, tick, entries.get(SWEEP_KEY));
     }
+  }
+
+  /**
+   * Sweeps when this ledger sweeps and {@code tick} is due after the last sweep's entry {@code g} (null: none yet).
+   *
+   * @return whether it swept
+   */
+  boolean sweepIfDue(String namespace, long tick, double @Nullable [] g) {
+    if (!sweeps || tick < (g == null || g.length < 2 ? SWEEP_MIN : g[0] + Math.max(SWEEP_MIN, g[1]))) {
+      return false;
+    }
+    sweep(namespace, tick);
+    return true;
   }
 
   /** The ledger entry of the sweep's bookkeeping: [tick of the last sweep, keys it left]. */

@@ -75,6 +75,25 @@ class LedgerSweepTest {
     assertThat(store.ledgerKeys("other")).containsExactly("c:" + dead);
   }
 
+  /**
+   * A replay of a log (off-policy evaluation) keeps its ledger over a store that holds none of the memories its entries
+   * name: there a sweep would drop them all, so it never sweeps; the engine's ledger sweeps when due, and not before.
+   */
+  @Test
+  void aLedgerOverAStoreWithoutItsMemories_neverSweeps_theEnginesSweepsWhenDue() {
+    InMemoryStore store = new InMemoryStore(DIM);
+    store.putLedger("ns", Map.of("c:m1", new double[] {1, 0}, "p:ta:m1", new double[] {1}, "t:ta", new double[] {0, 0, 1}));
+    assertThat(new TaskLedger(store, 1, false).sweepIfDue("ns", 1_000_000, null)).isFalse();
+    assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("c:m1", "p:ta:m1", "t:ta");
+    TaskLedger engine = new TaskLedger(store, 1);
+    assertThat(engine.sweepIfDue("ns", TaskLedger.SWEEP_MIN - 1, null)).as("not yet due").isFalse();
+    assertThat(engine.sweepIfDue("ns", TaskLedger.SWEEP_MIN, null)).isTrue();
+    assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("t:ta", TaskLedger.SWEEP_KEY); // m1 never existed
+    double[] g = store.ledger("ns", List.of(TaskLedger.SWEEP_KEY)).get(TaskLedger.SWEEP_KEY);
+    assertThat(engine.sweepIfDue("ns", TaskLedger.SWEEP_MIN + TaskLedger.SWEEP_MIN - 1, g)).isFalse();
+    assertThat(engine.sweepIfDue("ns", 2L * TaskLedger.SWEEP_MIN, g)).isTrue();
+  }
+
   /** Among many memories, only the entries of the one deleted go. */
   @Test
   void inANamespaceOfManyMemories_dropsOnlyTheDeletedOnesEntries() {
