@@ -336,6 +336,14 @@ final class TaskLedger {
     return "p:" + task + ":" + memoryId;
   }
 
+  /** The memory a per-memory entry names ({@link #pairKey}, {@link #creditKey}, {@link #usesKey}); null for another key. */
+  private static @Nullable String memoryNamedBy(String key) {
+    if (key.startsWith("c:") || key.startsWith("u:")) {
+      return key.substring(2);
+    }
+    return key.startsWith("p:") ? key.substring(key.lastIndexOf(':') + 1) : null;
+  }
+
   /**
    * A task shown its failure note shortened to the newest k2 attempts failed by repeating one of the attempts
    * that were left out. The episode's reward already counted as a failure of the shortened arm, as it would
@@ -477,7 +485,6 @@ final class TaskLedger {
     Set<String> keys = store.ledgerKeys(namespace);
     List<String> taskKeys = keys.stream().filter(k -> k.startsWith("t:")).toList();
     Map<String, double[]> tasks = store.ledger(namespace, taskKeys);
-    long memories = store.counts(namespace, java.time.Instant.EPOCH).memories();
     Set<String> gone = new HashSet<>();
     Set<String> goneTasks = new HashSet<>();
     Map<String, double[]> stamped = new HashMap<>();
@@ -490,7 +497,8 @@ final class TaskLedger {
       }
       byTick.add(Map.entry(k, v.length < 3 ? tick : v[2]));
     });
-    long keep = Math.max(TASKS_KEPT, TASKS_PER_MEMORY * memories);
+    long keep = byTick.size() <= TASKS_KEPT ? TASKS_KEPT // within the floor: no need to count the memories
+        : Math.max(TASKS_KEPT, TASKS_PER_MEMORY * store.counts(namespace, java.time.Instant.EPOCH).memories());
     if (byTick.size() > keep) { // the newest first; equal ticks by key, so the cut does not depend on listing order
       byTick.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
       for (Map.Entry<String, Double> e : byTick.subList((int) keep, byTick.size())) {
@@ -499,27 +507,20 @@ final class TaskLedger {
         stamped.remove(e.getKey());
       }
     }
-    Set<String> referenced = new HashSet<>(); // the memories the per-memory entries name
+    Map<String, String> named = new HashMap<>(); // per-memory entry → the memory it names
     for (String k : keys) {
-      if (k.startsWith("c:") || k.startsWith("u:")) {
-        referenced.add(k.substring(2));
-      } else if (k.startsWith("p:")) {
-        referenced.add(k.substring(k.lastIndexOf(':') + 1));
+      String memory = memoryNamedBy(k);
+      if (memory != null) {
+        named.put(k, memory);
       }
     }
-    Set<String> live = referenced.isEmpty() ? Set.of() : store.existing(namespace, referenced);
-    for (String k : keys) {
-      if (k.startsWith("c:") || k.startsWith("u:")) {
-        if (!live.contains(k.substring(2))) {
-          gone.add(k);
-        }
-      } else if (k.startsWith("p:")) {
-        int at = k.lastIndexOf(':');
-        if (at <= 2 || goneTasks.contains(k.substring(2, at)) || !live.contains(k.substring(at + 1))) {
-          gone.add(k);
-        }
+    Set<String> live = named.isEmpty() ? Set.of() : store.existing(namespace, new HashSet<>(named.values()));
+    named.forEach((k, memory) -> {
+      int at = k.lastIndexOf(':');
+      if (!live.contains(memory) || k.startsWith("p:") && (at <= 2 || goneTasks.contains(k.substring(2, at)))) {
+        gone.add(k);
       }
-    }
+    });
     if (!gone.isEmpty()) {
       store.deleteLedger(namespace, gone);
     }
