@@ -122,9 +122,9 @@ final class TaskLedger {
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
-        keys.add(pairKey(task, m.id()));
+        keys.add(LedgerKeys.pair(task, m.id()));
         if (neighbours) {
-          keys.add(usesKey(m.id()));
+          keys.add(LedgerKeys.uses(m.id()));
         }
       }
     }
@@ -157,7 +157,7 @@ final class TaskLedger {
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
         if (m.outcome() == Outcome.SUCCESS) {
-          keys.add(creditKey(m.id()));
+          keys.add(LedgerKeys.credit(m.id()));
         }
       }
     }
@@ -171,11 +171,6 @@ final class TaskLedger {
       }
     });
     return out;
-  }
-
-  /** The {@code c:} entry of a memory: [episodes that used it and succeeded, failed uses since its last successful one]. */
-  private static String creditKey(String memoryId) {
-    return "c:" + memoryId;
   }
 
   /** Most uses of one memory its {@code u:} entry remembers (the newest). */
@@ -202,7 +197,7 @@ final class TaskLedger {
         double sim = io.memloop.Vectors.dot(query, m.intentEmbedding());
         lo = Math.min(lo, sim);
         hi = Math.max(hi, sim);
-        if (!ownEvidence.contains(m.id()) && entries.containsKey(usesKey(m.id()))) {
+        if (!ownEvidence.contains(m.id()) && entries.containsKey(LedgerKeys.uses(m.id()))) {
           writer.put(m.id(), taskHash(taskKey(m)));
           similarity.put(m.id(), sim);
         }
@@ -213,7 +208,7 @@ final class TaskLedger {
     Map<String, Double> out = new HashMap<>();
     for (Map.Entry<String, Long> e : writer.entrySet()) {
       String id = e.getKey();
-      double[] u = entries.get(usesKey(id));
+      double[] u = entries.get(LedgerKeys.uses(id));
       long own = e.getValue();
       double now = similarity.get(id);
       double sum = 0;
@@ -244,11 +239,6 @@ final class TaskLedger {
 
   /** Numbers per use in a {@code u:} entry: the using task's hash, the centred reward, the cosine to the memory. */
   static final int USE = 3;
-
-  /** The {@code u:} entry of a memory: its uses, [task hash, centred reward, cosine] triples, oldest first. */
-  private static String usesKey(String memoryId) {
-    return "u:" + memoryId;
-  }
 
   /** A task key's first 52 bits, exact in a {@code double}. */
   static long taskHash(String task) {
@@ -332,18 +322,6 @@ final class TaskLedger {
     return (config.rewardMax() - config.rewardMin()) / 2;
   }
 
-  private static String pairKey(String task, String memoryId) {
-    return "p:" + task + ":" + memoryId;
-  }
-
-  /** The memory a per-memory entry names ({@link #pairKey}, {@link #creditKey}, {@link #usesKey}); null for another key. */
-  private static @Nullable String memoryNamedBy(String key) {
-    if (key.startsWith("c:") || key.startsWith("u:")) {
-      return key.substring(2);
-    }
-    return key.startsWith("p:") ? key.substring(key.lastIndexOf(':') + 1) : null;
-  }
-
   /**
    * A task shown its failure note shortened to the newest k2 attempts failed by repeating one of the attempts
    * that were left out. The episode's reward already counted as a failure of the shortened arm, as it would
@@ -377,8 +355,8 @@ final class TaskLedger {
         keys.add("d");
       }
       for (String id : credited) {
-        keys.add(pairKey(note.context(), id));
-        keys.add(creditKey(id));
+        keys.add(LedgerKeys.pair(note.context(), id));
+        keys.add(LedgerKeys.credit(id));
       }
       double[] blockZ = Blocks.creditedZ(retrieval.annotations(), retrieval.candidates(), credited);
       if (blockZ != null) {
@@ -390,7 +368,7 @@ final class TaskLedger {
         for (io.memloop.Candidate c : retrieval.candidates()) {
           if (credited.contains(c.memoryId())) {
             cosine.put(c.memoryId(), c.similarity());
-            keys.add(usesKey(c.memoryId()));
+            keys.add(LedgerKeys.uses(c.memoryId()));
           }
         }
       }
@@ -418,10 +396,10 @@ final class TaskLedger {
         out.put("d", d);
       }
       for (String id : credited) {
-        String k = pairKey(note.context(), id);
+        String k = LedgerKeys.pair(note.context(), id);
         out.put(k, new double[] {entries.getOrDefault(k, new double[1])[0] + centred});
-        double[] c = entries.getOrDefault(creditKey(id), new double[2]);
-        out.put(creditKey(id), success ? new double[] {c[0] + 1, 0} : new double[] {c[0], c[1] + 1});
+        double[] c = entries.getOrDefault(LedgerKeys.credit(id), new double[2]);
+        out.put(LedgerKeys.credit(id), success ? new double[] {c[0] + 1, 0} : new double[] {c[0], c[1] + 1});
       }
       if (blockZ != null) {
         out.put(Blocks.LEDGER_KEY, Blocks.update(entries.get(Blocks.LEDGER_KEY), unit, blockZ));
@@ -429,7 +407,7 @@ final class TaskLedger {
       if (!cosine.isEmpty()) {
         double self = taskHash(note.context());
         for (Map.Entry<String, Double> c : cosine.entrySet()) {
-          String k = usesKey(c.getKey());
+          String k = LedgerKeys.uses(c.getKey());
           double[] before = entries.getOrDefault(k, new double[0]);
           int keep = Math.min(before.length - before.length % USE, USE * (USES_KEPT - 1));
           double[] after = new double[keep + USE];
@@ -509,7 +487,7 @@ final class TaskLedger {
     }
     Map<String, String> named = new HashMap<>(); // per-memory entry → the memory it names
     for (String k : keys) {
-      String memory = memoryNamedBy(k);
+      String memory = LedgerKeys.memory(k);
       if (memory != null) {
         named.put(k, memory);
       }

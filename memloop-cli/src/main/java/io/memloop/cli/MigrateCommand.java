@@ -29,8 +29,8 @@ import picocli.CommandLine.Spec;
     description = {"Copies namespaces from one store to another: the embedded store to a SolrCloud collection when a "
         + "tenant outgrows one machine (or back, or between collections).",
         "Every memory is copied exactly (texts, embedding, outcome, Q, visits, creation and update times, annotations) with "
-        + "its intent grouping, and each namespace's recorded configuration. Not copied: retrievals still waiting for a reward, and "
-        + "per-task learning statistics (relearned from new rewards). Stop the agents writing to the source first; a "
+        + "its intent grouping, each namespace's per-task learning statistics and its recorded configuration. Not copied: retrievals "
+        + "still waiting for a reward (and, with --re-embed, what was learned of the old model's similarity). Stop the agents writing to the source first; a "
         + "namespace that already holds memories in the target is refused.",
         "Vectors are copied only between stores of the same embedding model; between models give --re-embed and the "
         + "target's --embedder: every memory's intent text is embedded again (memories stored with an embedding only "
@@ -101,7 +101,8 @@ final class MigrateCommand implements Callable<Integer> {
               : StoreCopy.copy(source, target, ns, n -> {});
           results.add(r);
           if (!json) {
-            out.printf(Locale.ROOT, "copied namespace %s: %d memories in %d intent groups%s%n", ns, r.memories(), r.groups(),
+            out.printf(Locale.ROOT, "copied namespace %s: %d memories in %d intent groups%s%s%n", ns, r.memories(), r.groups(),
+                r.ledgerEntries() > 0 ? ", " + r.ledgerEntries() + " per-task learning entries" : "",
                 r.settings() ? ", and its configuration" : "");
             out.flush();
           }
@@ -115,6 +116,7 @@ final class MigrateCommand implements Callable<Integer> {
         o.put("namespace", r.namespace());
         o.put("memories", r.memories());
         o.put("groups", r.groups());
+        o.put("ledgerEntries", r.ledgerEntries());
         o.put("settings", r.settings());
         rows.add(o);
       }

@@ -9,7 +9,9 @@ import io.memloop.store.lucene.LuceneStore;
 import io.memloop.store.lucene.LuceneStoreOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,14 @@ class MigrateCliTest {
     return out;
   }
 
+  private static Map<String, List<Double>> ledger(String store, String ns) {
+    try (LuceneStore s = LuceneStore.open(Path.of(store), LuceneStoreOptions.builder().build())) {
+      Map<String, List<Double>> out = new HashMap<>();
+      s.ledger(ns, s.ledgerKeys(ns)).forEach((k, v) -> out.put(k, java.util.Arrays.stream(v).boxed().toList()));
+      return out;
+    }
+  }
+
   @Test
   void copiesNamespacesExactly_intoANewStore_andRefusesToCopyTwice() {
     cli("remember", "-n", "team", "--intent", "restart the web tier", "--embedding", "[1,0,0,0]", "--experience", "drain first", "--outcome", "success");
@@ -51,7 +61,8 @@ class MigrateCliTest {
 
     Result copied = run("migrate", "--from", store("from"), "--to", store("to"), "--all");
     assertThat(copied.code()).as(copied.err()).isZero();
-    assertThat(copied.out()).contains("copied namespace team: 2 memories in 1 intent groups, and its configuration")
+    assertThat(copied.out())
+        .contains("copied namespace team: 2 memories in 1 intent groups, 5 per-task learning entries, and its configuration")
         .contains("copied namespace ops: 1 memories in 1 intent groups");
 
     for (String ns : List.of("team", "ops")) {
@@ -63,6 +74,21 @@ class MigrateCliTest {
       }
     }
     assertThat(memories(store("to"), "team")).extracting(Memory::visits).contains(1L);
+    // what the reward taught, under the copies' ids
+    Map<String, String> ids = new HashMap<>();
+    List<Memory> a = memories(store("from"), "team");
+    List<Memory> b = memories(store("to"), "team");
+    for (int i = 0; i < a.size(); i++) {
+      ids.put(a.get(i).id(), b.get(i).id());
+    }
+    Map<String, List<Double>> source = ledger(store("from"), "team");
+    Map<String, List<Double>> expected = new HashMap<>();
+    source.forEach((key, value) -> {
+      String memory = io.memloop.LedgerKeys.memory(key);
+      expected.put(memory == null ? key : io.memloop.LedgerKeys.renamed(key, ids.get(memory)), value);
+    });
+    assertThat(source).hasSize(5);
+    assertThat(ledger(store("to"), "team")).isEqualTo(expected);
 
     Result again = run("migrate", "--from", store("from"), "--to", store("to"), "-n", "team");
     assertThat(again.code()).isNotZero();

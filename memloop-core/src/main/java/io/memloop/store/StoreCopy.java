@@ -2,6 +2,7 @@ package io.memloop.store;
 
 import io.memloop.Candidate;
 import io.memloop.EmbeddingModel;
+import io.memloop.LedgerKeys;
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
 import io.memloop.Utility;
@@ -21,12 +22,16 @@ import org.jspecify.annotations.Nullable;
  * Copies a namespace from one {@link MemoryStore} to another through the store SPI alone, so any two stores work
  * (the embedded store to SolrCloud when a tenant outgrows one machine, or back). What is copied is exact: every
  * memory with its texts, embedding, outcome, creation time, Q, visit count and last update time, the intent groups
- * (memories grouped together stay together, in the same order), each memory's {@link Annotations}, and the
- * namespace's recorded configuration.
+ * (memories grouped together stay together, in the same order), each memory's {@link Annotations}, the namespace's
+ * per-task learning ledger ({@link MemoryStore#ledger}: what each task learned of the memories it used, each memory's
+ * record of uses, whether exploring pays there, …), its entries that name a memory renamed to the memory's copy, and the
+ * namespace's recorded configuration. Ledger entries of memories that are gone from the source (left for its next
+ * sweep) are not copied.
  *
  * <p>Not copied: retrievals still waiting for their reward (a reward sent later to the new store is reported
- * unknown) and the per-task learning statistics (they are relearned from new rewards). Memory and group ids are
- * the target store's. The visit counts and update times are set by one already-rewarded retrieval per
+ * unknown). When re-embedding, neither are the ledger entries that hold numbers of the old model's vectors
+ * ({@link LedgerKeys#ofTheModel}: the learned weight of each block of a vector, the cosines of a memory's uses); the new
+ * model's are learned from new rewards. Memory and group ids are the target store's. The visit counts and update times are set by one already-rewarded retrieval per
  * {@value #UTILITY_BATCH} memories, which stays in the target store as a record of the copy.
  *
  * <p><b>Embedding models.</b> Vectors are only comparable with vectors of the same model
@@ -44,7 +49,7 @@ public final class StoreCopy {
   private StoreCopy() {}
 
   /** What one namespace's copy did. */
-  public record Result(String namespace, long memories, long groups, boolean settings) {}
+  public record Result(String namespace, long memories, long groups, long ledgerEntries, boolean settings) {}
 
   /**
    * Copies {@code namespace} from {@code from} into {@code to}, where it must not hold any memory yet.
@@ -178,13 +183,43 @@ public final class StoreCopy {
     }
     restoreUtilities(to, namespace, restore, updated);
     copyAnnotations(from, to, namespace, ids);
+    long ledgerEntries = copyLedger(from, to, namespace, ids, embeddings != null);
     boolean settings = false;
     var recorded = from.settings(namespace);
     if (recorded.isPresent()) {
       to.saveSettings(namespace, recorded.get());
       settings = true;
     }
-    return new Result(namespace, copied, groups.size(), settings);
+    return new Result(namespace, copied, groups.size(), ledgerEntries, settings);
+  }
+
+  /**
+   * Copies the namespace's ledger a batch of keys at a time, each entry that names a memory ({@link LedgerKeys#memory})
+   * renamed to the memory's copy and dropped if the memory was not copied (gone from the source); with {@code
+   * reEmbedded}, the entries of the old model's vectors are left behind. Returns how many entries were written.
+   */
+  private static long copyLedger(MemoryStore from, MemoryStore to, String ns, Map<String, String> ids, boolean reEmbedded) {
+    List<String> keys = new ArrayList<>();
+    for (String key : from.ledgerKeys(ns)) {
+      String memory = LedgerKeys.memory(key);
+      if ((memory == null || ids.containsKey(memory)) && !(reEmbedded && LedgerKeys.ofTheModel(key))) {
+        keys.add(key);
+      }
+    }
+    keys.sort(null); // a copy's order does not depend on the source's hashing
+    long written = 0;
+    for (int at = 0; at < keys.size(); at += UTILITY_BATCH) {
+      Map<String, double[]> batch = new LinkedHashMap<>();
+      from.ledger(ns, keys.subList(at, Math.min(keys.size(), at + UTILITY_BATCH))).forEach((key, value) -> {
+        String memory = LedgerKeys.memory(key);
+        batch.put(memory == null ? key : LedgerKeys.renamed(key, ids.get(memory)), value.clone());
+      });
+      if (!batch.isEmpty()) {
+        to.putLedger(ns, batch);
+        written += batch.size();
+      }
+    }
+    return written;
   }
 
   /** Copies the memories' annotations ({@link MemoryStore#annotations}) to their copies, a batch at a time. */

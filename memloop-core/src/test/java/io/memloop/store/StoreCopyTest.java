@@ -91,7 +91,7 @@ class StoreCopyTest {
     List<Long> progress = new ArrayList<>();
     StoreCopy.Result result = StoreCopy.copy(from, to, "team", progress::add);
 
-    assertThat(result).isEqualTo(new StoreCopy.Result("team", before.size(), 40, true));
+    assertThat(result).isEqualTo(new StoreCopy.Result("team", before.size(), 40, 0, true));
     assertThat(progress).hasSize(before.size()).last().isEqualTo((long) before.size());
     List<Memory> after = new ArrayList<>();
     to.forEachMemory("team", after::add);
@@ -188,7 +188,7 @@ class StoreCopyTest {
 
     StoreCopy.Result r = StoreCopy.reEmbed(from, to, "team", b, n -> {});
 
-    assertThat(r).isEqualTo(new StoreCopy.Result("team", 200, 100, false));
+    assertThat(r).isEqualTo(new StoreCopy.Result("team", 200, 100, 0, false));
     assertThat(to.model()).contains(new EmbeddingModel("model-b", 12));
     List<Memory> after = new ArrayList<>();
     to.forEachMemory("team", after::add);
@@ -222,5 +222,67 @@ class StoreCopyTest {
         .hasMessageContainingAll("'model-c' (12-d)", "'model-b' (12-d)");
     assertThatThrownBy(() -> StoreCopy.reEmbed(from, new InMemoryStore(DIM), "team", model("model-b", 12), n -> {}))
         .hasMessageContaining("holds 8-d vectors but model 'model-b' (12-d) gives 12-d vectors");
+  }
+
+  @Test
+  void copiesTheLedger_renamingEachMemorysEntriesToItsCopy_acrossBatches_andLeavesTheGoneMemoriesEntries() {
+    MemoryStore from = new InMemoryStore(DIM);
+    SplittableRandom rnd = new SplittableRandom(9);
+    List<Memory> source = new ArrayList<>();
+    for (int i = 0; i < 120; i++) {
+      source.add(from.insert(new NewMemory("team", "task " + i, random(rnd), "e" + i, Outcome.SUCCESS, 0, T0), 0.95));
+    }
+    Memory gone = source.removeLast();
+    assertThat(from.delete("team", gone.id())).isTrue();
+    Map<String, double[]> ledger = new HashMap<>();
+    for (int i = 0; i < source.size(); i++) { // three entries a memory, 357 in all: two batches
+      String id = source.get(i).id();
+      ledger.put("p:t" + (i % 7) + ":" + id, new double[] {i});
+      ledger.put("c:" + id, new double[] {i, 1});
+      ledger.put("u:" + id, new double[] {i, 0.5, 0.9});
+    }
+    ledger.put("p:t1:" + gone.id(), new double[] {-1}); // left for the source's next sweep
+    ledger.put("c:" + gone.id(), new double[] {0, 2});
+    ledger.put("t:t1", new double[] {0, 2, 17});
+    ledger.put("n", new double[] {3, 1, 4, 2});
+    ledger.put("b", new double[] {5, 3, 1, 0.5, -0.5});
+    from.putLedger("team", ledger);
+    from.putLedger("other", Map.of("n", new double[] {1, 1, 1, 1}));
+
+    MemoryStore to = new InMemoryStore(DIM);
+    StoreCopy.Result r = StoreCopy.copy(from, to, "team", n -> {});
+
+    List<Memory> copies = new ArrayList<>();
+    to.forEachMemory("team", copies::add);
+    Map<String, double[]> expected = new HashMap<>();
+    for (int i = 0; i < source.size(); i++) {
+      String id = copies.get(i).id();
+      expected.put("p:t" + (i % 7) + ":" + id, new double[] {i});
+      expected.put("c:" + id, new double[] {i, 1});
+      expected.put("u:" + id, new double[] {i, 0.5, 0.9});
+    }
+    expected.put("t:t1", new double[] {0, 2, 17});
+    expected.put("n", new double[] {3, 1, 4, 2});
+    expected.put("b", new double[] {5, 3, 1, 0.5, -0.5});
+    assertThat(r.ledgerEntries()).isEqualTo(expected.size()).isEqualTo(3 * 119 + 3);
+    assertThat(new java.util.HashSet<>(to.ledgerKeys("team"))).isEqualTo(expected.keySet());
+    Map<String, double[]> copied = to.ledger("team", expected.keySet());
+    expected.forEach((key, value) -> assertThat(copied.get(key)).as(key).containsExactly(value));
+    assertThat(to.ledgerKeys("other")).isEmpty();
+  }
+
+  @Test
+  void reEmbed_leavesTheLedgerEntriesOfTheOldModelsVectorsBehind() {
+    MemoryStore from = storeOf("model-a", DIM);
+    Memory m = from.insert(new NewMemory("team", "task", random(new SplittableRandom(1)), "e", Outcome.SUCCESS, 0, T0), 0.9);
+    from.putLedger("team", Map.of("p:t1:" + m.id(), new double[] {1}, "c:" + m.id(), new double[] {1, 0},
+        "u:" + m.id(), new double[] {4, 0.5, 0.9}, "b", new double[] {5, 3, 1, 0.5, -0.5}, "r", new double[] {9, 2}));
+    MemoryStore to = new InMemoryStore(12);
+
+    StoreCopy.Result r = StoreCopy.reEmbed(from, to, "team", model("model-b", 12), n -> {});
+
+    String copy = to.page("team", null, 1).getFirst().id();
+    assertThat(r.ledgerEntries()).isEqualTo(3);
+    assertThat(to.ledgerKeys("team")).containsExactlyInAnyOrder("p:t1:" + copy, "c:" + copy, "r");
   }
 }

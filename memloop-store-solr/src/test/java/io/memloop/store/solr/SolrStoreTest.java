@@ -406,6 +406,8 @@ class SolrStoreTest {
       embedded.applyReward("team", rec.id(), T0.plusSeconds(r), (id, u) -> new Utility(u.q() + 0.5, u.visits() + 1));
     }
     embedded.saveSettings("team", Map.of("preset", "default"));
+    embedded.putLedger("team", Map.of("p:t1:" + ms.get(3).id(), new double[] {1.5}, "c:" + ms.get(3).id(), new double[] {2, 0},
+        "n", new double[] {4, 1, 3, 2}));
     List<Memory> before = new ArrayList<>();
     embedded.forEachMemory("team", before::add);
 
@@ -422,6 +424,11 @@ class SolrStoreTest {
       assertThat(after.get(i).intentId().equals(after.get(i - i % 2).intentId())).isTrue(); // pairs stay grouped
     }
     assertThat(store.settings("team")).contains(Map.of("preset", "default"));
+    assertThat(r.ledgerEntries()).isEqualTo(3);
+    String copyOf3 = after.get(before.indexOf(before.stream().filter(m -> m.id().equals(ms.get(3).id())).findFirst().orElseThrow()))
+        .id();
+    assertThat(store.ledgerKeys("team")).containsExactlyInAnyOrder("p:t1:" + copyOf3, "c:" + copyOf3, "n");
+    assertThat(store.ledger("team", List.of("p:t1:" + copyOf3)).get("p:t1:" + copyOf3)).containsExactly(1.5);
   }
 
   /** Issue 25: a collection made with one model used to answer another model's searches with nothing, silently. */
