@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -46,20 +45,9 @@ final class LedgerBook {
   }
 
   Map<String, double[]> ledger(String namespace, Collection<String> keys) {
-    Map<String, String> byDocId = new LinkedHashMap<>();
-    for (String k : keys) {
-      byDocId.put(ledgerId(namespace, k), k);
-    }
     Map<String, double[]> out = new HashMap<>();
-    if (byDocId.isEmpty()) {
-      return out;
-    }
-    for (SolrDocument d : io.realTimeGet(byDocId.keySet(), "id,payload", "ledger")) {
-      String key = byDocId.get((String) d.getFieldValue("id"));
-      if (key != null) {
-        out.put(key, Payloads.numbers((String) d.getFieldValue("payload")));
-      }
-    }
+    io.realTimeGet(keys, k -> ledgerId(namespace, k), "id,payload", "ledger",
+        (k, d) -> out.put(k, Payloads.numbers((String) d.getFieldValue("payload"))));
     return out;
   }
 

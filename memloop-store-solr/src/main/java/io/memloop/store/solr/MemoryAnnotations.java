@@ -6,7 +6,6 @@ import io.memloop.store.MemoryStore;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -36,22 +35,14 @@ final class MemoryAnnotations {
   }
 
   Map<String, Annotations> read(String namespace, Collection<String> memoryIds) {
-    Map<String, String> byDocId = new LinkedHashMap<>();
-    for (String id : memoryIds) {
-      if (MemoryStore.sequenceOf(id) >= 0) {
-        byDocId.put(routing.docId(namespace, id), id);
-      }
-    }
     Map<String, Annotations> out = new HashMap<>();
-    if (!supported || byDocId.isEmpty()) {
-      return out;
-    }
-    for (SolrDocument d : io.realTimeGet(byDocId.keySet(), "id,ann", "annotations")) {
-      String id = byDocId.get((String) d.getFieldValue("id"));
-      Object ann = d.getFieldValue("ann");
-      if (id != null && ann != null) {
-        out.put(id, Payloads.annotations((String) ann));
-      }
+    if (supported) {
+      io.realTimeGet(memoryIds, id -> routing.memoryDocId(namespace, id), "id,ann", "annotations", (id, d) -> {
+        Object ann = d.getFieldValue("ann");
+        if (ann != null) {
+          out.put(id, Payloads.annotations((String) ann));
+        }
+      });
     }
     return out;
   }

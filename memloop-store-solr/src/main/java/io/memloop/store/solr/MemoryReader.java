@@ -80,21 +80,8 @@ final class MemoryReader {
   }
 
   Set<String> existing(String namespace, Collection<String> memoryIds) {
-    Map<String, String> byDocId = new HashMap<>();
-    for (String id : memoryIds) {
-      if (MemoryStore.sequenceOf(id) >= 0) {
-        byDocId.put(routing.docId(namespace, id), id);
-      }
-    }
     Set<String> out = new HashSet<>();
-    if (!byDocId.isEmpty()) {
-      for (SolrDocument d : io.realTimeGet(byDocId.keySet(), "id", "memory ids")) {
-        String id = byDocId.get((String) d.getFieldValue("id"));
-        if (id != null) {
-          out.add(id);
-        }
-      }
-    }
+    io.realTimeGet(memoryIds, id -> routing.memoryDocId(namespace, id), "id", "memory ids", (id, d) -> out.add(id));
     return out;
   }
 

@@ -250,21 +250,8 @@ final class Rewarder {
 
   private Map<String, SolrDocument> memoriesById(String ns, List<String> ids) {
     Map<String, SolrDocument> out = new HashMap<>();
-    if (ids.isEmpty()) {
-      return out;
-    }
-    List<String> docIds = new ArrayList<>(ids.size());
-    for (String id : ids) {
-      if (MemoryStore.sequenceOf(id) >= 0) {
-        docIds.add(routing.docId(ns, id));
-      }
-    }
-    if (docIds.isEmpty()) {
-      return out;
-    }
-    for (SolrDocument d : io.realTimeGet(docIds, "id,q,visits,claim,_version_", "read")) {
-      out.put(Routing.shortId((String) d.getFieldValue("id")), d);
-    }
+    io.realTimeGet(ids, id -> routing.memoryDocId(ns, id), "id,q,visits,claim,_version_", "read", out::put);
     return out;
   }
+
 }

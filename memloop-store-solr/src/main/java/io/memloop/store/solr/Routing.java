@@ -21,6 +21,11 @@ final class Routing {
     return route(ns) + shortId;
   }
 
+  /** The document of memory {@code memoryId} of {@code ns}; null when the id names no memory (not one a store makes). */
+  @Nullable String memoryDocId(String ns, String memoryId) {
+    return io.memloop.store.MemoryStore.sequenceOf(memoryId) >= 0 ? docId(ns, memoryId) : null;
+  }
+
   /**
    * The routing prefix of a namespace's documents: {@code ns!} keeps all of them on one shard; {@code ns/B!} (a
    * collection created with {@code tenantBits=B} below 16) spreads a large namespace over 2^(16 − B) times as much of

@@ -4,8 +4,12 @@ import io.memloop.MemLoopException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.solr.client.solrj.SolrClient;
 import org.apache.solr.client.solrj.SolrRequest;
 import org.apache.solr.client.solrj.SolrServerException;
@@ -14,7 +18,6 @@ import org.apache.solr.client.solrj.request.QueryRequest;
 import org.apache.solr.client.solrj.request.UpdateRequest;
 import org.apache.solr.client.solrj.response.QueryResponse;
 import org.apache.solr.common.SolrDocument;
-import org.apache.solr.common.SolrDocumentList;
 import org.apache.solr.common.SolrException;
 import org.apache.solr.common.params.CursorMarkParams;
 import org.apache.solr.common.params.ModifiableSolrParams;
@@ -122,21 +125,32 @@ final class SolrIo {
    */
   static final int IDS_PER_GET = 40;
 
-  /** The documents of {@code docIds} that exist, by real-time get: one request per {@value #IDS_PER_GET} ids. */
-  SolrDocumentList realTimeGet(Collection<String> docIds, String fields, String what) {
+  /**
+   * The documents that exist among those {@code docIdOf} names for {@code keys}, by real-time get (one request per
+   * {@value #IDS_PER_GET} ids), each handed to {@code found} with its key; a key it names no document for (null) is
+   * skipped. {@code fields} must hold {@code id}.
+   */
+  <K> void realTimeGet(Collection<K> keys, Function<K, @Nullable String> docIdOf, String fields, String what,
+      BiConsumer<K, SolrDocument> found) {
+    Map<String, K> byDocId = new LinkedHashMap<>();
+    for (K key : keys) {
+      String docId = docIdOf.apply(key);
+      if (docId != null) {
+        byDocId.put(docId, key);
+      }
+    }
     ModifiableSolrParams p = new ModifiableSolrParams();
     p.set("fl", fields);
-    if (docIds.size() <= IDS_PER_GET) {
-      return read(what, () -> client.getById(collection, docIds, p));
-    }
-    List<String> ids = List.copyOf(docIds);
-    SolrDocumentList out = new SolrDocumentList();
+    List<String> ids = List.copyOf(byDocId.keySet());
     for (int from = 0; from < ids.size(); from += IDS_PER_GET) {
       List<String> part = ids.subList(from, Math.min(ids.size(), from + IDS_PER_GET));
-      out.addAll(read(what, () -> client.getById(collection, part, p)));
+      for (SolrDocument d : read(what, () -> client.getById(collection, part, p))) {
+        K key = byDocId.get((String) d.getFieldValue("id"));
+        if (key != null) {
+          found.accept(key, d);
+        }
+      }
     }
-    out.setNumFound(out.size());
-    return out;
   }
 
   QueryResponse query(ModifiableSolrParams p) {
