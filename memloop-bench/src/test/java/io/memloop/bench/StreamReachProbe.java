@@ -31,7 +31,16 @@ import java.util.SplittableRandom;
  * {@code cluster-centroid} (the same clusters scored by the cosine to their members' mean intent); {@code
  * failN-first} / {@code failN-last} (the failure notes among the N most similar shown as one note before or after the
  * top k); {@code kindfail-first} / {@code kindfail-last} (ground truth, a bound: every failure note of the instance's
- * own kind, as one note before or after the top k).
+ * own kind, as one note before or after the top k). Similarities learned from the stream's rewards, from each episode's
+ * query and the memory it used (the first success shown): {@code fisherB} (a cosine weighted per dimension by how much
+ * more failed pairs differ there than successful ones, to the power B/10), {@code rcaG} (relevant component analysis:
+ * the cosine after whitening by the covariance of successful pairs' differences, shrunk by G/10 of its mean variance),
+ * {@code kissG} (the KISS metric: the likelihood ratio of successful against failed pairs' differences), {@code rcagG}
+ * ({@code rcaG} once its ranking of the used memory predicts the reward two standard errors better than the cosine's)
+ * {@code rcatG} ({@code rcaG} or the cosine per episode by probability matching on each one's success rate) and
+ * {@code rcamG} (the sum of the two cosines).
+ * {@code -Dpool=N} recalls the N nearest by cosine before ranking, as the engine's Phase A does (default: every memory
+ * above the gate).
  *
  * <pre>
  * ./mvnw -q -o -pl memloop-bench -am test-compile
@@ -60,6 +69,366 @@ final class StreamReachProbe {
       }
       return s;
     }
+  }
+
+  /**
+   * {@code fisherB}: a cosine weighted per dimension by how much more the intents of failed (query, used memory) pairs
+   * differ there than those of successful pairs, to the power B/10: {@code w_d = ((F_d + e) / (S_d + e))^β}, each the
+   * mean squared difference in that dimension, normalised to mean 1.
+   */
+  static final class Fisher implements Sim {
+    final double beta;
+    double[] fail;
+    double[] succ;
+    int nFail;
+    int nSucc;
+
+    Fisher(double beta) {
+      this.beta = beta;
+    }
+
+    public void observe(float[] z) {}
+
+    void learn(float[] q, float[] m, boolean success) {
+      if (fail == null) {
+        fail = new double[q.length];
+        succ = new double[q.length];
+      }
+      double[] into = success ? succ : fail;
+      for (int d = 0; d < q.length; d++) {
+        double x = q[d] - m[d];
+        into[d] += x * x;
+      }
+      if (success) {
+        nSucc++;
+      } else {
+        nFail++;
+      }
+    }
+
+    double[] weights(int dim) {
+      double[] w = new double[dim];
+      if (nFail < 5 || nSucc < 5) {
+        Arrays.fill(w, 1);
+        return w;
+      }
+      double e = 0;
+      for (int d = 0; d < dim; d++) {
+        e += (fail[d] / nFail + succ[d] / nSucc) / 2;
+      }
+      e /= dim; // a typical dimension's mean squared difference
+      double mean = 0;
+      for (int d = 0; d < dim; d++) {
+        w[d] = Math.pow((fail[d] / nFail + e) / (succ[d] / nSucc + e), beta);
+        mean += w[d];
+      }
+      mean /= dim;
+      for (int d = 0; d < dim; d++) {
+        w[d] /= mean;
+      }
+      return w;
+    }
+
+    public double[] score(float[] q, List<float[]> mem) {
+      double[] w = weights(q.length);
+      double qq = 0;
+      for (int d = 0; d < q.length; d++) {
+        qq += w[d] * q[d] * q[d];
+      }
+      double[] s = new double[mem.size()];
+      for (int i = 0; i < s.length; i++) {
+        float[] m = mem.get(i);
+        double qm = 0;
+        double mm = 0;
+        for (int d = 0; d < q.length; d++) {
+          qm += w[d] * q[d] * m[d];
+          mm += w[d] * m[d] * m[d];
+        }
+        s[i] = qm / Math.sqrt(qq * mm + 1e-12);
+      }
+      return s;
+    }
+  }
+
+  /**
+   * {@code rcaG}: relevant component analysis, the cosine after whitening by the covariance of the differences between
+   * the query and the memory it used in successful episodes (what varies within a kind), shrunk towards the identity
+   * by G/10 of its mean variance; refitted every 50 successes, vectors transformed once per fit.
+   */
+  static final class Rca implements Sim {
+    final double shrink;
+    final boolean kiss;
+    final List<double[]> diffs = new ArrayList<>();
+    final List<double[]> failDiffs = new ArrayList<>();
+    double[][] linv; // L^-1 of the Cholesky factor of (S + g I), or null before the first fit
+    double[][] flinv; // the same of the failed pairs' (kiss)
+    final Map<float[], double[]> cache = new java.util.IdentityHashMap<>();
+    final Map<float[], double[]> fcache = new java.util.IdentityHashMap<>();
+    int fitted;
+
+    Rca(double shrink, boolean kiss) {
+      this.shrink = shrink;
+      this.kiss = kiss;
+    }
+
+    /** The guard ({@code rcag}): RCA only once its z-scored rank of the credited memory predicts the reward better. */
+    boolean guarded;
+    double gSum;
+    double gSq;
+    double uSum;
+    int uN;
+
+    /** Probability matching between cosine and RCA ({@code rcat}): [episodes, successes] of each arm since the first fit. */
+    boolean matching;
+    final double[] arms = new double[4];
+    boolean current;
+    java.util.SplittableRandom coin = new java.util.SplittableRandom(17);
+
+    void draw() {
+      if (!matching) {
+        return;
+      }
+      if (linv == null) {
+        current = false;
+        return;
+      }
+      double mr = (arms[1] + 1) / (arms[0] + 2);
+      double mc = (arms[3] + 1) / (arms[2] + 2);
+      double var = mr * (1 - mr) / (arms[0] + 3) + mc * (1 - mc) / (arms[2] + 3);
+      double p = io.memloop.bench.StreamReachProbe.phi((mr - mc) / Math.sqrt(var));
+      current = coin.nextDouble() < p;
+    }
+
+    void outcome(boolean success) {
+      if (matching && linv != null) {
+        int a = current ? 0 : 2;
+        arms[a]++;
+        arms[a + 1] += success ? 1 : 0;
+      }
+    }
+
+    boolean on() {
+      if (matching) {
+        return current;
+      }
+      return !guarded || gSum > 2 * Math.sqrt(1e-9 + gSq);
+    }
+
+    /** Updates the guard with the credited memory {@code used} of a pool scored {@code raw} and by this metric. */
+    void judge(List<Integer> pool, double[] raw, float[] q, List<float[]> vecs, int used, boolean success) {
+      if (linv == null || pool.size() < 2 || !pool.contains(used)) {
+        return;
+      }
+      List<float[]> mem = new ArrayList<>();
+      for (int j : pool) {
+        mem.add(vecs.get(j));
+      }
+      double[] r = score(q, mem);
+      double[] c = new double[pool.size()];
+      for (int i = 0; i < c.length; i++) {
+        c[i] = raw[pool.get(i)];
+      }
+      int at = pool.indexOf(used);
+      double z = z(r, at) - z(c, at);
+      double u = success ? 1 : 0;
+      double mean = uN == 0 ? 0.5 : uSum / uN;
+      double g = (u - mean) * z;
+      gSum += g;
+      gSq += g * g;
+      uSum += u;
+      uN++;
+    }
+
+    static double z(double[] v, int at) {
+      double m = 0;
+      for (double x : v) {
+        m += x;
+      }
+      m /= v.length;
+      double var = 0;
+      for (double x : v) {
+        var += (x - m) * (x - m);
+      }
+      double sd = Math.sqrt(var / v.length);
+      return sd == 0 ? 0 : Math.max(-3, Math.min(3, (v[at] - m) / sd));
+    }
+
+    public void observe(float[] z) {}
+
+    void learn(float[] q, float[] m, boolean success) {
+      double[] x = new double[q.length];
+      for (int d = 0; d < q.length; d++) {
+        x[d] = q[d] - m[d];
+      }
+      (success ? diffs : failDiffs).add(x);
+      if (diffs.size() >= 20 && (!kiss || failDiffs.size() >= 20) && diffs.size() + failDiffs.size() - fitted >= 50) {
+        linv = fit(diffs, q.length);
+        cache.clear();
+        if (kiss) {
+          flinv = fit(failDiffs, q.length);
+          fcache.clear();
+        }
+        fitted = diffs.size() + failDiffs.size();
+      }
+    }
+
+    double[][] fit(List<double[]> diffs, int dim) {
+      double[][] a = new double[dim][dim];
+      for (double[] x : diffs) {
+        for (int i = 0; i < dim; i++) {
+          for (int j = 0; j <= i; j++) {
+            a[i][j] += x[i] * x[j];
+          }
+        }
+      }
+      double trace = 0;
+      for (int i = 0; i < dim; i++) {
+        for (int j = 0; j <= i; j++) {
+          a[i][j] /= diffs.size();
+          a[j][i] = a[i][j];
+        }
+        trace += a[i][i];
+      }
+      double g = shrink * trace / dim;
+      for (int i = 0; i < dim; i++) {
+        a[i][i] += g;
+      }
+      double[][] l = new double[dim][dim]; // Cholesky
+      for (int i = 0; i < dim; i++) {
+        for (int j = 0; j <= i; j++) {
+          double sum = a[i][j];
+          for (int k = 0; k < j; k++) {
+            sum -= l[i][k] * l[j][k];
+          }
+          l[i][j] = i == j ? Math.sqrt(sum) : sum / l[j][j];
+        }
+      }
+      double[][] inv = new double[dim][dim]; // L^-1, lower triangular
+      for (int c = 0; c < dim; c++) {
+        inv[c][c] = 1 / l[c][c];
+        for (int i = c + 1; i < dim; i++) {
+          double sum = 0;
+          for (int k = c; k < i; k++) {
+            sum -= l[i][k] * inv[k][c];
+          }
+          inv[i][c] = sum / l[i][i];
+        }
+      }
+      return inv;
+    }
+
+    double[] t(float[] v) {
+      return t(v, linv, cache, !kiss);
+    }
+
+    static double[] t(float[] v, double[][] linv, Map<float[], double[]> cache, boolean unit) {
+      double[] out = cache.get(v);
+      if (out != null) {
+        return out;
+      }
+      int dim = v.length;
+      out = new double[dim];
+      double norm = 0;
+      for (int i = 0; i < dim; i++) {
+        double x = 0;
+        for (int k = 0; k <= i; k++) {
+          x += linv[i][k] * v[k];
+        }
+        out[i] = x;
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      for (int i = 0; i < dim && unit; i++) {
+        out[i] /= norm;
+      }
+      cache.put(v, out);
+      return out;
+    }
+
+    /** {@code rcamG}: the sum of the cosine and the RCA cosine. */
+    boolean mixed;
+
+    double[] ranked(float[] q, List<float[]> mem) {
+      if (mixed) {
+        double[] r = score(q, mem);
+        if (linv != null) {
+          for (int i = 0; i < r.length; i++) {
+            r[i] += dot(q, mem.get(i));
+          }
+        }
+        return r;
+      }
+      if (!on()) {
+        double[] s = new double[mem.size()];
+        for (int i = 0; i < s.length; i++) {
+          s[i] = dot(q, mem.get(i));
+        }
+        return s;
+      }
+      return score(q, mem);
+    }
+
+    public double[] score(float[] q, List<float[]> mem) {
+      double[] s = new double[mem.size()];
+      if (kiss && linv != null) {
+        double[] sq = t(q, linv, cache, false);
+        double[] fq = t(q, flinv, fcache, false);
+        for (int i = 0; i < s.length; i++) {
+          double[] sm = t(mem.get(i), linv, cache, false);
+          double[] fm = t(mem.get(i), flinv, fcache, false);
+          double ds = 0;
+          double df = 0;
+          for (int d = 0; d < sq.length; d++) {
+            ds += (sq[d] - sm[d]) * (sq[d] - sm[d]);
+            df += (fq[d] - fm[d]) * (fq[d] - fm[d]);
+          }
+          s[i] = df - ds; // the log-likelihood ratio of "same kind" (up to constants): higher is nearer
+        }
+        return s;
+      }
+      if (linv == null) {
+        for (int i = 0; i < s.length; i++) {
+          s[i] = dot(q, mem.get(i));
+        }
+        return s;
+      }
+      double[] tq = t(q);
+      for (int i = 0; i < s.length; i++) {
+        double[] tm = t(mem.get(i));
+        double x = 0;
+        for (int d = 0; d < tq.length; d++) {
+          x += tq[d] * tm[d];
+        }
+        s[i] = x;
+      }
+      return s;
+    }
+  }
+
+  static double phi(double z) {
+    double x = Math.abs(z) / Math.sqrt(2);
+    double t = 1 / (1 + 0.3275911 * x);
+    double erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592)
+        * t * Math.exp(-x * x);
+    return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+  }
+
+  static Rca mixedRca(double shrink) {
+    Rca r = new Rca(shrink, false);
+    r.mixed = true;
+    return r;
+  }
+
+  static Rca matchingRca(double shrink) {
+    Rca r = new Rca(shrink, false);
+    r.matching = true;
+    return r;
+  }
+
+  static Rca guardedRca(double shrink) {
+    Rca r = new Rca(shrink, false);
+    r.guarded = true;
+    return r;
   }
 
   /** Centered (mode 1) or per-dimension standardised (mode 2) cosine over the intents seen so far. */
@@ -139,7 +508,7 @@ final class StreamReachProbe {
   /** Variants run when {@code -Dvariants} is not given: every one the javadoc describes. */
   static final String VARIANTS =
       "raw,centered,standardised,demote,cluster,cluster-dedup,cluster-centroid,fail10-first,fail10-last,"
-          + "kindfail-first,kindfail-last";
+          + "kindfail-first,kindfail-last,fisher10,rca10,kiss10,rcag10,rcat10";
 
   public static void main(String[] args) throws Exception {
     String model = args.length > 0 ? args[0] : "hashing";
@@ -195,7 +564,12 @@ final class StreamReachProbe {
       Sim sim = switch (variant) {
         case "centered" -> new Stats(1);
         case "standardised" -> new Stats(2);
-        default -> new Raw();
+        default -> variant.startsWith("rca") && !variant.startsWith("rcag") && !variant.startsWith("rcat") && !variant.startsWith("rcam") ? new Rca(Integer.parseInt(variant.substring(3)) / 10.0, false)
+            : variant.startsWith("rcam") ? mixedRca(Integer.parseInt(variant.substring(4)) / 10.0)
+            : variant.startsWith("rcat") ? matchingRca(Integer.parseInt(variant.substring(4)) / 10.0)
+            : variant.startsWith("rcag") ? guardedRca(Integer.parseInt(variant.substring(4)) / 10.0)
+            : variant.startsWith("kiss") ? new Rca(Integer.parseInt(variant.substring(4)) / 10.0, true)
+            : variant.startsWith("fisher") ? new Fisher(Integer.parseInt(variant.substring(6)) / 10.0) : new Raw();
       };
       Store store = new Store();
       for (PriorExperience p : world.priorExperiences()) {
@@ -211,13 +585,23 @@ final class StreamReachProbe {
         float[] z = emb.of(task);
         sim.observe(z);
         double[] raw = new Raw().score(z, store.vecs);
-        double[] s = sim instanceof Raw ? raw : sim.score(z, store.vecs);
+        if (sim instanceof Rca r) {
+          r.draw();
+        }
+        double[] s = sim instanceof Raw ? raw : sim instanceof Rca r ? r.ranked(z, store.vecs) : sim.score(z, store.vecs);
+        List<Integer> judged = new ArrayList<>();
         List<Integer> pool = new ArrayList<>();
         for (int j = 0; j < raw.length; j++) {
           if (raw[j] >= 0.5) {
             pool.add(j);
           }
         }
+        int poolLimit = Integer.getInteger("pool", Integer.MAX_VALUE);
+        if (pool.size() > poolLimit) { // the engine's recall: the nearest by cosine only
+          pool.sort((a, b) -> raw[a] != raw[b] ? Double.compare(raw[b], raw[a]) : Integer.compare(b, a));
+          pool = new ArrayList<>(pool.subList(0, poolLimit));
+        }
+        judged.addAll(pool);
         pool.sort((a, b) -> s[a] != s[b] ? Double.compare(s[b], s[a]) : Integer.compare(b, a));
         if (variant.startsWith("cluster")) {
           pool = byClusters(pool, raw, z, store, variant);
@@ -265,6 +649,18 @@ final class StreamReachProbe {
         tally.episodes[kase]++;
         tally.solved[kase] += e.success() ? 1 : 0;
         int used = firstSuccess == null ? -1 : Integer.parseInt(firstSuccess.id().substring(1));
+        if (sim instanceof Fisher f && used >= 0) {
+          f.learn(z, store.vecs.get(used), e.success());
+        }
+        if (sim instanceof Rca f) {
+          f.outcome(e.success());
+        }
+        if (sim instanceof Rca f && used >= 0) {
+          if (f.guarded) {
+            f.judge(judged, raw, z, store.vecs, used, e.success());
+          }
+          f.learn(z, store.vecs.get(used), e.success());
+        }
         store.add(z, memory(store.size(), task.intent(), z, e.experience(), e.success() ? Outcome.SUCCESS : Outcome.FAILURE),
             used, instance.kind());
       }
