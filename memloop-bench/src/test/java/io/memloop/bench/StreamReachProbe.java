@@ -358,14 +358,7 @@ final class StreamReachProbe {
         }
         return r;
       }
-      if (!on()) {
-        double[] s = new double[mem.size()];
-        for (int i = 0; i < s.length; i++) {
-          s[i] = dot(q, mem.get(i));
-        }
-        return s;
-      }
-      return score(q, mem);
+      return on() ? score(q, mem) : new Raw().score(q, mem);
     }
 
     public double[] score(float[] q, List<float[]> mem) {
@@ -386,22 +379,7 @@ final class StreamReachProbe {
         }
         return s;
       }
-      if (linv == null) {
-        for (int i = 0; i < s.length; i++) {
-          s[i] = dot(q, mem.get(i));
-        }
-        return s;
-      }
-      double[] tq = t(q);
-      for (int i = 0; i < s.length; i++) {
-        double[] tm = t(mem.get(i));
-        double x = 0;
-        for (int d = 0; d < tq.length; d++) {
-          x += tq[d] * tm[d];
-        }
-        s[i] = x;
-      }
-      return s;
+      return linv == null ? new Raw().score(q, mem) : transformedDots(q, mem, this::t);
     }
   }
 
@@ -475,18 +453,23 @@ final class StreamReachProbe {
     }
 
     public double[] score(float[] q, List<float[]> mem) {
-      double[] tq = t(q);
-      double[] s = new double[mem.size()];
-      for (int i = 0; i < s.length; i++) {
-        double[] tm = t(mem.get(i));
-        double x = 0;
-        for (int d = 0; d < tq.length; d++) {
-          x += tq[d] * tm[d];
-        }
-        s[i] = x;
-      }
-      return s;
+      return transformedDots(q, mem, this::t);
     }
+  }
+
+  /** The dot product of {@code q} with each of {@code mem}, each vector transformed by {@code t} first. */
+  static double[] transformedDots(float[] q, List<float[]> mem, java.util.function.Function<float[], double[]> t) {
+    double[] tq = t.apply(q);
+    double[] s = new double[mem.size()];
+    for (int i = 0; i < s.length; i++) {
+      double[] tm = t.apply(mem.get(i));
+      double x = 0;
+      for (int d = 0; d < tq.length; d++) {
+        x += tq[d] * tm[d];
+      }
+      s[i] = x;
+    }
+    return s;
   }
 
   static int find(int[] root, int x) {
