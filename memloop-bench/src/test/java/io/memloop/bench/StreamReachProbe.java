@@ -171,6 +171,10 @@ final class StreamReachProbe {
       this.kiss = kiss;
     }
 
+    /** A trial of which pairs count: 'u' unit differences, 'n' the nearer half of the successes, else every one as it is. */
+    char trial = System.getProperty("rcaTrial", "-").charAt(0);
+    final List<Double> nearNorms = new ArrayList<>();
+
     /** The guard ({@code rcag}): RCA only once its z-scored rank of the credited memory predicts the reward better. */
     boolean guarded;
     double gSum;
@@ -257,8 +261,23 @@ final class StreamReachProbe {
 
     void learn(float[] q, float[] m, boolean success) {
       double[] x = new double[q.length];
+      double norm = 0;
       for (int d = 0; d < q.length; d++) {
         x[d] = q[d] - m[d];
+        norm += x[d] * x[d];
+      }
+      if (trial == 'u' && norm > 0) { // unit differences: every pair weighs alike
+        for (int d = 0; d < q.length; d++) {
+          x[d] /= Math.sqrt(norm);
+        }
+      }
+      if (trial == 'n' && success) { // near pairs only: a success from far away is not the same kind
+        nearNorms.add(norm);
+        List<Double> sorted = new ArrayList<>(nearNorms.subList(Math.max(0, nearNorms.size() - 200), nearNorms.size()));
+        sorted.sort(null);
+        if (norm > sorted.get(sorted.size() / 2)) {
+          return;
+        }
       }
       (success ? diffs : failDiffs).add(x);
       if (diffs.size() >= 20 && (!kiss || failDiffs.size() >= 20) && diffs.size() + failDiffs.size() - fitted >= 50) {
