@@ -38,7 +38,9 @@ import java.util.SplittableRandom;
  * {@code kissG} (the KISS metric: the likelihood ratio of successful against failed pairs' differences), {@code rcagG}
  * ({@code rcaG} once its ranking of the used memory predicts the reward two standard errors better than the cosine's)
  * {@code rcatG} ({@code rcaG} or the cosine per episode by probability matching on each one's success rate) and
- * {@code rcamG} (the sum of the two cosines).
+ * {@code rcamG} (the sum of the two cosines). {@code -DrcaTrial=u} scales each pair's difference to unit length,
+ * {@code -DrcaTrial=n} keeps only the nearer half of the successful pairs, and {@code -Drank=R} whitens only the R
+ * directions of most variance (subspace iteration), leaving the others as they are.
  * {@code -Dpool=N} recalls the N nearest by cosine before ranking, as the engine's Phase A does (default: every memory
  * above the gate).
  *
@@ -309,6 +311,10 @@ final class StreamReachProbe {
         trace += a[i][i];
       }
       double g = shrink * trace / dim;
+      if (RANK > 0) {
+        lowRank(a, g, dim);
+        return new double[0][];
+      }
       for (int i = 0; i < dim; i++) {
         a[i][i] += g;
       }
@@ -337,7 +343,160 @@ final class StreamReachProbe {
     }
 
     double[] t(float[] v) {
-      return t(v, linv, cache, !kiss);
+      return RANK > 0 ? lowRankT(v) : t(v, linv, cache, !kiss);
+    }
+
+    /** {@code -Drank=R}: the transform kept to the top R eigenvectors of the covariance, the rest the identity. */
+    static final int RANK = Integer.getInteger("rank", 0);
+    double[][] u; // R eigenvectors
+    double[] c; // sqrt(g / (lambda + g)) - 1 for each
+
+    void lowRank(double[][] a, double g, int dim) {
+      int r = Math.min(RANK, dim);
+      java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+      double[][] q = new double[r][dim];
+      for (double[] row : q) {
+        for (int d = 0; d < dim; d++) {
+          row[d] = rnd.nextGaussian();
+        }
+      }
+      for (int it = 0; it < 40; it++) { // subspace iteration
+        double[][] next = new double[r][dim];
+        for (int k = 0; k < r; k++) {
+          for (int i = 0; i < dim; i++) {
+            double x = 0;
+            for (int j = 0; j < dim; j++) {
+              x += a[i][j] * q[k][j];
+            }
+            next[k][i] = x;
+          }
+        }
+        orthonormalise(next);
+        q = next;
+      }
+      // Rayleigh-Ritz: B = Q A Q^T (r x r), its eigenvectors by Jacobi
+      double[][] b = new double[r][r];
+      double[][] aq = new double[r][dim];
+      for (int k = 0; k < r; k++) {
+        for (int i = 0; i < dim; i++) {
+          double x = 0;
+          for (int j = 0; j < dim; j++) {
+            x += a[i][j] * q[k][j];
+          }
+          aq[k][i] = x;
+        }
+      }
+      for (int k = 0; k < r; k++) {
+        for (int l = 0; l < r; l++) {
+          double x = 0;
+          for (int i = 0; i < dim; i++) {
+            x += q[k][i] * aq[l][i];
+          }
+          b[k][l] = x;
+        }
+      }
+      double[][] vecs = new double[r][r];
+      for (int k = 0; k < r; k++) {
+        vecs[k][k] = 1;
+      }
+      for (int sweep = 0; sweep < 50; sweep++) {
+        for (int p = 0; p < r; p++) {
+          for (int qq = p + 1; qq < r; qq++) {
+            if (Math.abs(b[p][qq]) < 1e-15) {
+              continue;
+            }
+            double theta = (b[qq][qq] - b[p][p]) / (2 * b[p][qq]);
+            double t = Math.signum(theta) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+            if (theta == 0) {
+              t = 1;
+            }
+            double cs = 1 / Math.sqrt(t * t + 1);
+            double sn = t * cs;
+            for (int k = 0; k < r; k++) { // rotate columns p, q of b
+              double bkp = b[k][p];
+              double bkq = b[k][qq];
+              b[k][p] = cs * bkp - sn * bkq;
+              b[k][qq] = sn * bkp + cs * bkq;
+            }
+            for (int k = 0; k < r; k++) { // rows
+              double bpk = b[p][k];
+              double bqk = b[qq][k];
+              b[p][k] = cs * bpk - sn * bqk;
+              b[qq][k] = sn * bpk + cs * bqk;
+            }
+            for (int k = 0; k < r; k++) {
+              double vkp = vecs[k][p];
+              double vkq = vecs[k][qq];
+              vecs[k][p] = cs * vkp - sn * vkq;
+              vecs[k][qq] = sn * vkp + cs * vkq;
+            }
+          }
+        }
+      }
+      u = new double[r][dim];
+      c = new double[r];
+      for (int e = 0; e < r; e++) {
+        for (int k = 0; k < r; k++) {
+          for (int i = 0; i < dim; i++) {
+            u[e][i] += vecs[k][e] * q[k][i];
+          }
+        }
+        double lambda = Math.max(0, b[e][e]);
+        c[e] = Math.sqrt(g / (lambda + g)) - 1;
+      }
+      linv = new double[0][];
+    }
+
+    static void orthonormalise(double[][] rows) {
+      for (int k = 0; k < rows.length; k++) {
+        for (int l = 0; l < k; l++) {
+          double x = 0;
+          for (int i = 0; i < rows[k].length; i++) {
+            x += rows[k][i] * rows[l][i];
+          }
+          for (int i = 0; i < rows[k].length; i++) {
+            rows[k][i] -= x * rows[l][i];
+          }
+        }
+        double n = 0;
+        for (double x : rows[k]) {
+          n += x * x;
+        }
+        n = Math.sqrt(n);
+        for (int i = 0; i < rows[k].length; i++) {
+          rows[k][i] /= n == 0 ? 1 : n;
+        }
+      }
+    }
+
+    double[] lowRankT(float[] v) {
+      double[] out = cache.get(v);
+      if (out != null) {
+        return out;
+      }
+      out = new double[v.length];
+      for (int i = 0; i < v.length; i++) {
+        out[i] = v[i];
+      }
+      for (int e = 0; e < u.length; e++) {
+        double proj = 0;
+        for (int i = 0; i < v.length; i++) {
+          proj += u[e][i] * v[i];
+        }
+        for (int i = 0; i < v.length; i++) {
+          out[i] += c[e] * proj * u[e][i];
+        }
+      }
+      double norm = 0;
+      for (double x : out) {
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      for (int i = 0; i < out.length; i++) {
+        out[i] /= norm;
+      }
+      cache.put(v, out);
+      return out;
     }
 
     static double[] t(float[] v, double[][] linv, Map<float[], double[]> cache, boolean unit) {
