@@ -30,9 +30,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not copied: retrievals still waiting for their reward (a reward sent later to the new store is reported
  * unknown). When re-embedding, neither are the ledger entries that hold numbers of the old model's vectors
- * ({@link LedgerKeys#ofTheModel}: the learned weight of each block of a vector, the cosines of a memory's uses); the new
- * model's are learned from new rewards. Memory and group ids are the target store's. The visit counts and update times are set by one already-rewarded retrieval per
- * {@value #UTILITY_BATCH} memories, which stays in the target store as a record of the copy.
+ * ({@link LedgerKeys#ofTheModel}: the learned weight of each block of a vector, the cosines of a memory's uses); the
+ * new model's are learned from new rewards. Memory and group ids are the target store's. The visit counts and update
+ * times are set by one already-rewarded retrieval per {@value #UTILITY_BATCH} memories, which stays in the target
+ * store as a record of the copy.
  *
  * <p><b>Embedding models.</b> Vectors are only comparable with vectors of the same model
  * ({@link MemoryStore#model()}), so {@link #copy} refuses stores recorded with different models, and a target that
