@@ -1,6 +1,9 @@
 package io.memloop.policy;
 
+import io.memloop.MemLoopConfig;
 import io.memloop.Vectors;
+import io.memloop.store.Annotations;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -25,18 +28,115 @@ import org.jspecify.annotations.Nullable;
  * {@code C v = mean(x_i (x_iᵀ v))}, so C is never formed: a fit costs {@code O(iterations · n · d · r)}, a transform
  * {@code O(d · r)}.
  *
+ * <p>Kept in the ledger: {@value #PAIRS_KEY} = [successful pairs seen, pairs at the last fit], {@code x:<slot>} = the
+ * unit difference of the pair numbered {@code slot} modulo {@value #RING} (the latest {@value #RING}), and
+ * {@value #FIT_KEY} = [pairs at the fit, r, d, c_1 … c_r, u_1 … u_r] ({@link #encode}). What the reward needs is kept
+ * with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): the query, d big-endian float32.
+ *
  * <p>Ties: none decided here. Randomness: the first fit's starting subspace, from a fixed seed. Stateless and
  * thread-safe.
  */
 public final class Directions {
   /** The shrinkage γ as a multiple of the differences' mean variance per dimension. */
   public static final double SHRINK = 4;
+  /** The most directions a namespace may learn (the bound of {@code similarityDirections}). */
+  public static final int MAX = 64;
+  /** Successful pairs kept for fitting: the latest. */
+  public static final int RING = 512;
+  /** Successful pairs between fits (and before the first). */
+  public static final int REFIT_EVERY = 32;
   /** Rounds of subspace iteration per fit. */
   static final int ITERATIONS = 20;
   /** The seed of the first fit's starting subspace. */
   static final long SEED = 0x5EEDL;
 
+  /** The ledger entry [successful pairs seen, pairs at the last fit]. */
+  public static final String PAIRS_KEY = "x";
+  /** The ledger entry of the fit. */
+  public static final String FIT_KEY = "X";
+  /** The retrieval annotation holding the query. */
+  public static final String ANNOTATION = "query";
+  /** The annotation's data layout version. */
+  public static final int VERSION = 1;
+
   private Directions() {}
+
+  /** The ledger key of ring slot {@code slot}. */
+  public static String slotKey(long pair) {
+    return "x:" + Math.floorMod(pair, RING);
+  }
+
+  /**
+   * Whether a namespace under {@code config} learns a similarity: {@link MemLoopConfig#similarityDirections} above 0, per-task
+   * learning on (it keeps the ledger), and vectors of one block ({@code blocks}; the block weights rank otherwise).
+   */
+  public static boolean on(MemLoopConfig config, int blocks) {
+    return config.similarityDirections() > 0 && config.taskLearning() == MemLoopConfig.TaskLearning.ON && blocks <= 1;
+  }
+
+  /** {@code annotations} with the query kept for the reward ({@value #ANNOTATION}). */
+  public static Annotations withQuery(Annotations annotations, float[] query) {
+    ByteBuffer buf = ByteBuffer.allocate(query.length * Float.BYTES);
+    for (float f : query) {
+      buf.putFloat(f);
+    }
+    return annotations.with(ANNOTATION, VERSION, buf.array());
+  }
+
+  /**
+   * The query a rewarded retrieval kept ({@link #withQuery}); null when it kept none.
+   *
+   * @throws IllegalArgumentException if the annotation is of another version or malformed
+   */
+  public static float @Nullable [] query(Annotations annotations) {
+    var entry = annotations.get(ANNOTATION);
+    if (entry.isEmpty()) {
+      return null;
+    }
+    if (entry.get().version() != VERSION || entry.get().data().length % Float.BYTES != 0) {
+      throw new IllegalArgumentException("annotation '" + ANNOTATION + "' has version " + entry.get().version()
+          + " and " + entry.get().data().length + " bytes (this build reads version " + VERSION + ", whole floats)");
+    }
+    ByteBuffer buf = ByteBuffer.wrap(entry.get().data());
+    float[] q = new float[entry.get().data().length / Float.BYTES];
+    for (int i = 0; i < q.length; i++) {
+      q[i] = buf.getFloat();
+    }
+    return q;
+  }
+
+  /** {@code fit} as its ledger entry {@value #FIT_KEY}. */
+  public static double[] encode(Fit fit) {
+    int r = fit.coefficients().length;
+    int d = r == 0 ? 0 : fit.directions()[0].length;
+    double[] out = new double[3 + r + r * d];
+    out[0] = fit.pairs();
+    out[1] = r;
+    out[2] = d;
+    System.arraycopy(fit.coefficients(), 0, out, 3, r);
+    for (int e = 0; e < r; e++) {
+      System.arraycopy(fit.directions()[e], 0, out, 3 + r + e * d, d);
+    }
+    return out;
+  }
+
+  /** The fit of ledger entry {@code entry} for vectors of dimension {@code d}; null when absent or not of that shape. */
+  public static @Nullable Fit decode(double @Nullable [] entry, int d) {
+    if (entry == null || entry.length < 3 || entry[2] != d || entry[1] < 1) {
+      return null;
+    }
+    int r = (int) entry[1];
+    if (entry.length != 3 + r + (long) r * d) {
+      return null;
+    }
+    double[] c = new double[r];
+    System.arraycopy(entry, 3, c, 0, r);
+    double[][] u = new double[r][d];
+    for (int e = 0; e < r; e++) {
+      System.arraycopy(entry, 3 + r + e * d, u[e], 0, d);
+    }
+    return new Fit(u, c, (long) entry[0]);
+  }
 
   /**
    * A fitted transform: orthonormal directions {@code u_e} (each of the vectors' dimension) and their coefficients
