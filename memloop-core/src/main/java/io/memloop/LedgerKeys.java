@@ -50,6 +50,6 @@ public final class LedgerKeys {
   public static boolean ofTheModel(String key) {
     return key.equals(io.memloop.policy.Blocks.LEDGER_KEY) || key.startsWith("u:")
         || key.equals(io.memloop.policy.Directions.PAIRS_KEY) || key.equals(io.memloop.policy.Directions.FIT_KEY)
-        || key.startsWith(io.memloop.policy.Directions.PAIRS_KEY + ":");
+        || key.startsWith(io.memloop.policy.Directions.PAIRS_KEY + ":") || key.startsWith(io.memloop.policy.Directions.FIT_KEY + ":");
   }
 }

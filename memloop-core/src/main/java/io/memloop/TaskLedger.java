@@ -370,7 +370,9 @@ final class TaskLedger {
     if (cached != null && cached.pairs() == (long) pairs[1] && cached.directions()[0].length == d) {
       return cached;
     }
-    Directions.Fit read = Directions.decode(store.ledger(namespace, List.of(Directions.FIT_KEY)).get(Directions.FIT_KEY), d);
+    Map<String, double[]> entries = new HashMap<>(store.ledger(namespace, List.of(Directions.FIT_KEY)));
+    entries.putAll(store.ledger(namespace, Directions.directionKeys(entries.get(Directions.FIT_KEY))));
+    Directions.Fit read = Directions.decode(entries, d);
     if (read != null) {
       fits.put(namespace, read);
     }
@@ -427,7 +429,7 @@ final class TaskLedger {
         }
       });
       Directions.Fit fit = Directions.fit(diffs, config.similarityDirections(), reshaped ? null : previous, pairs);
-      out.put(Directions.FIT_KEY, Directions.encode(fit));
+      out.putAll(Directions.encode(fit));
       fits.put(namespace, fit);
       fittedAt = pairs;
     }

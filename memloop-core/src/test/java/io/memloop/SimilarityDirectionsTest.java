@@ -77,7 +77,9 @@ class SimilarityDirectionsTest {
       double[] pairs = store.ledger("ns", List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
       assertThat(pairs[1]).as("fitted, at a multiple of the refit interval").isPositive();
       assertThat(pairs[1] % Directions.REFIT_EVERY).isZero();
-      Directions.Fit fit = Directions.decode(store.ledger("ns", List.of(Directions.FIT_KEY)).get(Directions.FIT_KEY), DIM);
+      java.util.Map<String, double[]> entries = new java.util.HashMap<>(store.ledger("ns", List.of(Directions.FIT_KEY)));
+      entries.putAll(store.ledger("ns", Directions.directionKeys(entries.get(Directions.FIT_KEY))));
+      Directions.Fit fit = Directions.decode(entries, DIM);
       assertThat(fit).isNotNull();
       assertThat(fit.directions()).hasNumberOfRows(4);
       assertThat(store.ledgerKeys("ns").stream().filter(k -> k.startsWith("x:")).count())

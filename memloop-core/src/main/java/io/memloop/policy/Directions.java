@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Kept in the ledger: {@value #PAIRS_KEY} = [successful pairs seen, pairs at the last fit], {@code x:<slot>} = the
  * unit difference of the pair numbered {@code slot} modulo {@value #RING} (the latest {@value #RING}), and
- * {@value #FIT_KEY} = [pairs at the fit, r, d, c_1 … c_r, u_1 … u_r] ({@link #encode}). What the reward needs is kept
+ * {@value #FIT_KEY} = [pairs at the fit, r, d, c_1 … c_r] with {@code X:<e>} = u_e ({@link #encode}). What the reward needs is kept
  * with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): the query, d big-endian float32.
  *
  * <p>Ties: none decided here. Randomness: the first fit's starting subspace, from a fixed seed. Stateless and
@@ -105,37 +105,66 @@ public final class Directions {
     return q;
   }
 
-  /** {@code fit} as its ledger entry {@value #FIT_KEY}. */
-  public static double[] encode(Fit fit) {
+  /** The ledger key of the fit's direction {@code e}. */
+  public static String directionKey(int e) {
+    return FIT_KEY + ":" + e;
+  }
+
+  /**
+   * {@code fit} as ledger entries: {@value #FIT_KEY} = [pairs at the fit, r, d, c_1 … c_r] and {@link #directionKey}
+   * {@code (e)} = u_e, so that no value holds more numbers than a vector ({@link
+   * io.memloop.store.MemoryStore#MAX_LEDGER_VALUE}).
+   */
+  public static java.util.Map<String, double[]> encode(Fit fit) {
     int r = fit.coefficients().length;
     int d = r == 0 ? 0 : fit.directions()[0].length;
-    double[] out = new double[3 + r + r * d];
-    out[0] = fit.pairs();
-    out[1] = r;
-    out[2] = d;
-    System.arraycopy(fit.coefficients(), 0, out, 3, r);
+    java.util.Map<String, double[]> out = new java.util.LinkedHashMap<>();
+    double[] head = new double[3 + r];
+    head[0] = fit.pairs();
+    head[1] = r;
+    head[2] = d;
+    System.arraycopy(fit.coefficients(), 0, head, 3, r);
+    out.put(FIT_KEY, head);
     for (int e = 0; e < r; e++) {
-      System.arraycopy(fit.directions()[e], 0, out, 3 + r + e * d, d);
+      out.put(directionKey(e), fit.directions()[e].clone());
     }
     return out;
   }
 
-  /** The fit of ledger entry {@code entry} for vectors of dimension {@code d}; null when absent or not of that shape. */
-  public static @Nullable Fit decode(double @Nullable [] entry, int d) {
-    if (entry == null || entry.length < 3 || entry[2] != d || entry[1] < 1) {
+  /** The keys of a fit's entries, given its head ({@value #FIT_KEY}); empty for a head that is not one. */
+  public static List<String> directionKeys(double @Nullable [] head) {
+    if (head == null || head.length < 3 || head[1] < 1 || head[1] > MAX || head.length != 3 + (int) head[1]) {
+      return List.of();
+    }
+    List<String> keys = new java.util.ArrayList<>();
+    for (int e = 0; e < (int) head[1]; e++) {
+      keys.add(directionKey(e));
+    }
+    return keys;
+  }
+
+  /**
+   * The fit of ledger entries {@code entries} ({@link #encode}) for vectors of dimension {@code d}; null when absent, or
+   * not of that shape.
+   */
+  public static @Nullable Fit decode(java.util.Map<String, double[]> entries, int d) {
+    double[] head = entries.get(FIT_KEY);
+    List<String> keys = directionKeys(head);
+    if (keys.isEmpty() || head[2] != d) {
       return null;
     }
-    int r = (int) entry[1];
-    if (entry.length != 3 + r + (long) r * d) {
-      return null;
-    }
+    int r = keys.size();
     double[] c = new double[r];
-    System.arraycopy(entry, 3, c, 0, r);
-    double[][] u = new double[r][d];
+    System.arraycopy(head, 3, c, 0, r);
+    double[][] u = new double[r][];
     for (int e = 0; e < r; e++) {
-      System.arraycopy(entry, 3 + r + e * d, u[e], 0, d);
+      double[] v = entries.get(keys.get(e));
+      if (v == null || v.length != d) {
+        return null;
+      }
+      u[e] = v.clone();
     }
-    return new Fit(u, c, (long) entry[0]);
+    return new Fit(u, c, (long) head[0]);
   }
 
   /**
