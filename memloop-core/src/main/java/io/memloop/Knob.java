@@ -131,7 +131,14 @@ public enum Knob {
           + "--embedder minilm+hashing); 0: as many as the engine's embedder has (1 without one). With more than one "
           + "and taskLearning ON, each candidate's similarity is the blocks' cosines weighed by how well each block's "
           + "ranking has foretold the namespace's rewards; else the plain cosine."),
-      MemLoopConfig::similarityBlocks);
+      MemLoopConfig::similarityBlocks),
+  SIMILARITY_DIRECTIONS(Spec.integer("similarityDirections", 0, io.memloop.policy.Directions.MAX).is("0").before("0")
+      .doc("Phase B: with taskLearning ON and vectors of one block, rank by a similarity the namespace learns from its "
+          + "rewards: the cosine after discounting this many directions in which the intents of a successful "
+          + "episode's query and the memory it used differ most (wording that does not tell one kind of task from "
+          + "another); refitted every " + io.memloop.policy.Directions.REFIT_EVERY + " successes from the latest "
+          + io.memloop.policy.Directions.RING + " (0: the plain cosine)."),
+      MemLoopConfig::similarityDirections);
 
   /** The kind of value a knob takes. */
   public enum Type {

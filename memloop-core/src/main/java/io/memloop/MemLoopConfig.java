@@ -49,7 +49,8 @@ public record MemLoopConfig(
     double exploreBeyondBudget,
     int firstEncounterK1,
     double freshness,
-    int similarityBlocks) {
+    int similarityBlocks,
+    int similarityDirections) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -205,7 +206,8 @@ public record MemLoopConfig(
         k1, k2, similarityThreshold, lambda, alpha, rewardMin, rewardMax, qInitSuccess, qInitFailure, qInitUnknown,
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
-        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks});
+        mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks,
+        similarityDirections});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -223,7 +225,7 @@ public record MemLoopConfig(
         (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
         (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
-        (int) Knob.SIMILARITY_BLOCKS.in(v));
+        (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -376,6 +378,7 @@ public record MemLoopConfig(
     public Builder firstEncounterK1(int v) { return put(Knob.FIRST_ENCOUNTER_K1, v); }
     public Builder freshness(double v) { return put(Knob.FRESHNESS, v); }
     public Builder similarityBlocks(int v) { return put(Knob.SIMILARITY_BLOCKS, v); }
+    public Builder similarityDirections(int v) { return put(Knob.SIMILARITY_DIRECTIONS, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

@@ -75,6 +75,11 @@ public final class OfflineLearning {
     if (!config.taskLearning().perTask()) {
       throw MemLoopException.invalid("config", "learns nothing per task (taskLearning=" + config.taskLearning() + ")");
     }
+    if (config.similarityDirections() > 0) {
+      throw MemLoopException.invalid("config", "similarityDirections=" + config.similarityDirections() + ": a similarity "
+          + "learned from the namespace's queries and memories' vectors cannot be replayed from a log, which holds neither; "
+          + "evaluate the configuration with similarityDirections=0");
+    }
     this.config = config;
     // the logged similarity of each candidate is used as its own (see choose); exploration by ε is not evaluated
     this.selection = config.toBuilder().set("similarityScope", "INTENT_GROUP").set("epsilon", "0")

@@ -1,6 +1,7 @@
 package io.memloop;
 
 import io.memloop.policy.Blocks;
+import io.memloop.policy.Directions;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
 import io.memloop.store.IntentMatch;
@@ -119,6 +120,9 @@ final class TaskLedger {
     if (blocks) {
       keys.add(Blocks.LEDGER_KEY);
     }
+    if (Directions.on(config, blockCount)) {
+      keys.add(Directions.PAIRS_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -141,9 +145,11 @@ final class TaskLedger {
     double[] d = entries.getOrDefault("d", new double[4]);
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
+    Directions.Fit fit = Directions.on(config, blockCount) ? fitted(namespace, entries.get(Directions.PAIRS_KEY), query.length)
+        : null;
     TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
-        blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0]);
+        blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit);
     return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
 
@@ -339,6 +345,97 @@ final class TaskLedger {
     }
   }
 
+  /** The namespaces' latest fits of the learned similarity, as read or made here (a bounded cache of the ledger's). */
+  private final Map<String, Directions.Fit> fits = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Directions.Fit> eldest) {
+          return size() > FITS_CACHED;
+        }
+      });
+
+  /** Namespaces whose fit {@link #fits} keeps. */
+  static final int FITS_CACHED = 1024;
+
+  /**
+   * The namespace's learned similarity for vectors of dimension {@code d}, from its ledger entry {@code pairs} =
+   * [successful pairs, pairs at the last fit]: the cached fit when it is that fit, else the ledger's; null before the
+   * first fit.
+   */
+  private Directions.@Nullable Fit fitted(String namespace, double @Nullable [] pairs, int d) {
+    if (pairs == null || pairs.length < 2 || pairs[1] <= 0) {
+      return null;
+    }
+    Directions.Fit cached = fits.get(namespace);
+    if (cached != null && cached.pairs() == (long) pairs[1] && cached.directions()[0].length == d) {
+      return cached;
+    }
+    Map<String, double[]> entries = new HashMap<>(store.ledger(namespace, List.of(Directions.FIT_KEY)));
+    entries.putAll(store.ledger(namespace, Directions.directionKeys(entries.get(Directions.FIT_KEY))));
+    Directions.Fit read = Directions.decode(entries, d);
+    if (read != null) {
+      fits.put(namespace, read);
+    }
+    return read;
+  }
+
+  /**
+   * The learned similarity's part of a reward ({@link Directions}): each credited memory and the successful episode's
+   * query make a pair; its unit difference goes into the ring, and every {@link Directions#REFIT_EVERY} pairs (or when
+   * the configured number of directions changed) the directions are fitted again over the ring. Adds the entries to
+   * write to {@code out}.
+   */
+  private void learnSimilarity(String namespace, float[] query, List<String> credited, double @Nullable [] pairsEntry,
+      MemLoopConfig config, Map<String, double[]> out) {
+    double[] pr = pairsEntry == null || pairsEntry.length < 2 ? new double[2] : pairsEntry;
+    long pairs = (long) pr[0];
+    long fittedAt = (long) pr[1];
+    Map<String, float[]> added = new HashMap<>();
+    for (String id : credited) {
+      Optional<Memory> m = store.get(namespace, id);
+      float[] x = m.isEmpty() || m.get().intentEmbedding().length != query.length ? null
+          : Directions.difference(query, m.get().intentEmbedding());
+      if (x != null) {
+        String slot = Directions.slotKey(pairs++);
+        added.put(slot, x);
+        double[] v = new double[x.length];
+        for (int i = 0; i < x.length; i++) {
+          v[i] = x[i];
+        }
+        out.put(slot, v);
+      }
+    }
+    if (added.isEmpty()) {
+      return;
+    }
+    Directions.Fit previous = fitted(namespace, pr, query.length);
+    boolean reshaped = previous != null && previous.directions().length != Math.min(config.similarityDirections(), query.length);
+    if (pairs >= Directions.REFIT_EVERY && (pairs - fittedAt >= Directions.REFIT_EVERY || reshaped)) {
+      List<String> ring = new ArrayList<>();
+      for (long p = Math.max(0, pairs - Directions.RING); p < pairs; p++) {
+        String slot = Directions.slotKey(p);
+        if (!added.containsKey(slot)) {
+          ring.add(slot);
+        }
+      }
+      List<float[]> diffs = new ArrayList<>(added.values());
+      store.ledger(namespace, ring).forEach((k, v) -> {
+        if (v.length == query.length) {
+          float[] f = new float[v.length];
+          for (int i = 0; i < v.length; i++) {
+            f[i] = (float) v[i];
+          }
+          diffs.add(f);
+        }
+      });
+      Directions.Fit fit = Directions.fit(diffs, config.similarityDirections(), reshaped ? null : previous, pairs);
+      out.putAll(Directions.encode(fit));
+      fits.put(namespace, fit);
+      fittedAt = pairs;
+    }
+    out.put(Directions.PAIRS_KEY, new double[] {pairs, fittedAt});
+  }
+
   /** Updates the ledger for a rewarded retrieval. */
   void learn(String namespace, RetrievalRecord retrieval, double reward, @Nullable List<String> used, MemLoopConfig config) {
     TaskNote note = TaskNote.of(retrieval.annotations());
@@ -357,6 +454,11 @@ final class TaskLedger {
       for (String id : credited) {
         keys.add(LedgerKeys.pair(note.context(), id));
         keys.add(LedgerKeys.credit(id));
+      }
+      float[] similarityQuery = success && !credited.isEmpty() && Directions.on(config, Blocks.count(config, embedderBlocks))
+          ? Directions.query(retrieval.annotations()) : null;
+      if (similarityQuery != null) {
+        keys.add(Directions.PAIRS_KEY);
       }
       double[] blockZ = Blocks.creditedZ(retrieval.annotations(), retrieval.candidates(), credited);
       if (blockZ != null) {
@@ -403,6 +505,9 @@ final class TaskLedger {
       }
       if (blockZ != null) {
         out.put(Blocks.LEDGER_KEY, Blocks.update(entries.get(Blocks.LEDGER_KEY), unit, blockZ));
+      }
+      if (similarityQuery != null) {
+        learnSimilarity(namespace, similarityQuery, credited, entries.get(Directions.PAIRS_KEY), config, out);
       }
       if (!cosine.isEmpty()) {
         double self = taskHash(note.context());

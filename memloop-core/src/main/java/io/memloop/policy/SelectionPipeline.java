@@ -120,6 +120,9 @@ public final class SelectionPipeline {
     }
     Annotations kept = ranked.blockZ() == null ? Annotations.EMPTY
         : Blocks.into(Annotations.EMPTY, selectedZ, task.blockWeights().length);
+    if (task != null && Directions.on(config, task.blockWeights().length)) { // the reward learns from the query
+      kept = Directions.withQuery(kept, query);
+    }
     return new Selection(candidates, selected, note, kept);
   }
 
@@ -175,6 +178,15 @@ public final class SelectionPipeline {
       double[][] cos = Blocks.cosines(query, pool, blocks);
       sim = Blocks.mix(cos, task.blockWeights());
       blockZ = Blocks.zScores(cos, blocks);
+    } else if (learnedSimilarity(task, query)) {
+      Directions.Fit fit = task.directions();
+      double[] tq = fit.transform(query);
+      for (int i = 0; i < n; i++) {
+        float[] intent = pool.get(i).intentEmbedding();
+        if (intent != null) {
+          sim[i] = Directions.cosine(tq, fit.transform(intent));
+        }
+      }
     }
     Score.Scored scored = Score.scored(sim, q, config);
     int[] order = TieBreak.order(scored.score(), sim, pool, config.tieBreak());
@@ -286,7 +298,19 @@ public final class SelectionPipeline {
     return new Explanation(config, recalledIntents, n, entries, steps, shown);
   }
 
+  /** Whether {@code task}'s namespace has learned a similarity ({@link Directions}) for vectors like {@code query}. */
+  private static boolean learnedSimilarity(@Nullable TaskView task, float[] query) {
+    return task != null && task.directions() != null && task.directions().directions().length > 0
+        && task.directions().directions()[0].length == query.length;
+  }
+
   private static String blocksDetail(@Nullable TaskView task, float[] query) {
+    if (learnedSimilarity(task, query)) {
+      Directions.Fit fit = task.directions();
+      return "; similarity is the cosine after discounting the " + fit.directions().length + " directions in which "
+          + "this namespace's successful episodes' queries differ most from the memories they used (learned from "
+          + fit.pairs() + " such pairs; similarityDirections)";
+    }
     int blocks = task == null ? 0 : task.blockWeights().length;
     if (blocks < 2) {
       return "";

@@ -24,11 +24,14 @@ import java.util.Set;
  *     where tasks come back ({@link Freshness} weighs by it)
  * @param stale the pooled success experiences that have gone stale — they helped an episode that used them, and the
  *     last two that used them failed —, read only for a task with no record of its own (else empty)
+ * @param blockWeights each block's weight ({@link Blocks}) when vectors are split into blocks; else empty
+ * @param directions the similarity the namespace has learned ({@link Directions}, {@link
+ *     MemLoopConfig#similarityDirections}); null while there is none (off, or too few successes yet)
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
-    Set<String> stale, double[] blockWeights) {
+    Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions) {
   public TaskView {
     stale = Set.copyOf(stale);
     blockWeights = blockWeights.clone();
@@ -39,7 +42,7 @@ public record TaskView(
       Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet,
       double recurrence, Set<String> stale) {
     this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
-        neighbourNet, recurrence, stale, new double[0]);
+        neighbourNet, recurrence, stale, new double[0], null);
   }
 
   @Override
@@ -73,7 +76,7 @@ public record TaskView(
   /** This view with {@code stale} as its stale successes. */
   public TaskView withStale(Set<String> stale) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights);
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -332,7 +332,13 @@ public final class InMemoryStore implements MemoryStore {
   @Override
   public void putLedger(String namespace, Map<String, double[]> values) {
     Map<String, double[]> copy = new HashMap<>();
-    values.forEach((k, v) -> copy.put(k, v.clone()));
+    values.forEach((k, v) -> {
+      if (v.length > MAX_LEDGER_VALUE) {
+        throw new IllegalArgumentException("ledger value " + k + " holds " + v.length + " numbers, more than "
+            + MAX_LEDGER_VALUE);
+      }
+      copy.put(k, v.clone());
+    });
     ledgers.computeIfAbsent(namespace, n -> new ConcurrentHashMap<>()).putAll(copy);
   }
 

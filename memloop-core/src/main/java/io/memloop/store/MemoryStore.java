@@ -161,8 +161,12 @@ public interface MemoryStore extends AutoCloseable {
    */
   Map<String, double[]> ledger(String namespace, Collection<String> keys);
 
+  /** The most numbers one ledger value holds ({@link #putLedger} refuses more): a vector of the largest dimension. */
+  int MAX_LEDGER_VALUE = 4096;
+
   /**
-   * Stores {@code values} (absolute, replacing what each key held) all or nothing. Durability is that
+   * Stores {@code values} (absolute, replacing what each key held) all or nothing; each value holds at most {@link
+   * #MAX_LEDGER_VALUE} numbers. Durability is that
    * of {@link #saveRetrieval}: a durable store may return before the values are on disk, and a crash
    * within its bound may lose the latest updates (they are learning statistics, kept in step with
    * rewards that are themselves durable). The engine serialises read-modify-write of a namespace's

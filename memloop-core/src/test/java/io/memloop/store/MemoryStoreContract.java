@@ -527,6 +527,23 @@ public abstract class MemoryStoreContract {
   }
 
   @Test
+  void aLedgerValueAsLongAsTheLargestVector_survivesAReopen_andALongerOneIsRefused() throws Exception {
+    double[] longest = new double[MemoryStore.MAX_LEDGER_VALUE]; // a learned direction of a 4096-d model
+    for (int i = 0; i < longest.length; i++) {
+      longest[i] = Math.sin(i);
+    }
+    store.putLedger("ns", Map.of("X:0", longest));
+    assertThatThrownBy(() -> store.putLedger("ns", Map.of("X:1", new double[MemoryStore.MAX_LEDGER_VALUE + 1],
+        "t:a", new double[] {1}))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("X:1");
+    assertThat(store.ledger("ns", List.of("X:1", "t:a"))).as("all or nothing").isEmpty();
+    Optional<MemoryStore> reopened = reopen(store);
+    if (reopened.isPresent()) {
+      store = reopened.get();
+    }
+    assertThat(store.ledger("ns", List.of("X:0")).get("X:0")).containsExactly(longest);
+  }
+
+  @Test
   void existing_namesTheLiveMemoriesOfTheNamespaceOnly() throws Exception {
     Memory a = store.insert(new NewMemory("ns", "a", unit(1), "A", Outcome.SUCCESS, 0, T0), 0.99);
     Memory b = store.insert(new NewMemory("ns", "b", unit(0, 1), "B", Outcome.FAILURE, 0, T0), 0.99);

@@ -86,6 +86,12 @@ final class CandidatePolicy {
           + "models' mean): its ranking cannot be replayed along this log (evaluate it with similarityBlocks=1, or online)",
           name, weighed, n));
     }
+    if (config.similarityDirections() > 0 && config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.ON) {
+      out.add(String.format(java.util.Locale.ROOT, "'%s' ranks by a similarity it learns from the namespace's queries and "
+          + "the vectors of the memories they used (similarityDirections=%d), and a log carries neither: its ranking cannot "
+          + "be replayed along this log (evaluate it with similarityDirections=0, or online)", name,
+          config.similarityDirections()));
+    }
     if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
       out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
           + "which depends on the intents of the pooled memories, and a log does not carry them: its choices cannot be "

@@ -216,6 +216,16 @@ class OffPolicyEvaluationTest {
   }
 
   @Test
+  void aCandidateThatLearnsItsSimilarity_isFlagged_forTheLogCarriesNeitherQueriesNorVectors() {
+    Map<String, MemLoopConfig> c = new LinkedHashMap<>();
+    c.put("directions", MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("exploration", "NONE")
+        .set("similarityDirections", "8").build());
+    world(0.2, 3, c);
+    OffPolicyEvaluation.Report r = OffPolicyEvaluation.run(dir, c, logging(0.2)).reports().get(0);
+    assertThat(r.warnings()).anyMatch(w -> w.contains("similarityDirections=8") && w.contains("cannot be replayed"));
+  }
+
+  @Test
   void aCandidateThatWeighsSeveralModelsSimilaritiesByLearnedWeights_isFlagged_forTheLogHoldsTheirMeanOnly() {
     MemLoopConfig perTask = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("exploration", "NONE").build();
     Map<String, MemLoopConfig> c = new LinkedHashMap<>();

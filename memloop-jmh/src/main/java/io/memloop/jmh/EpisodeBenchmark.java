@@ -88,6 +88,13 @@ public class EpisodeBenchmark {
   @Param({"-1"})
   public int similarityBlocks;
 
+  /**
+   * The preset's {@code similarityDirections} changed to this (0: the plain cosine): half the episodes succeed here, each
+   * a pair the learned similarity is refitted from every 32.
+   */
+  @Param({"0"})
+  public int similarityDirections;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -103,6 +110,9 @@ public class EpisodeBenchmark {
     }
     if (firstEncounterK1 >= 0) {
       config = config.toBuilder().firstEncounterK1(firstEncounterK1).build();
+    }
+    if (similarityDirections > 0) {
+      config = config.toBuilder().similarityDirections(similarityDirections).build();
     }
     if (similarityBlocks >= 0) {
       config = config.toBuilder().similarityBlocks(similarityBlocks).build();

@@ -299,7 +299,7 @@ final class Snapshot {
           for (int i = 0; i < entries; i++) {
             NamespaceState ns = namespace(file, state, in.r(4).getInt());
             String key = string(in);
-            double[] v = new double[in.r(4).getCount(1024, "ledger value")];
+            double[] v = new double[in.r(4).getCount(io.memloop.store.MemoryStore.MAX_LEDGER_VALUE, "ledger value")];
             r = in.r(8 * v.length);
             for (int j = 0; j < v.length; j++) {
               v[j] = r.getDouble();

@@ -314,7 +314,7 @@ sealed interface WalRecord {
         Map<String, double[]> values = new java.util.LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
           String key = r.getString();
-          double[] v = new double[r.getCount(1024, "ledger value")];
+          double[] v = new double[r.getCount(io.memloop.store.MemoryStore.MAX_LEDGER_VALUE, "ledger value")];
           for (int j = 0; j < v.length; j++) {
             v[j] = r.getDouble();
           }

@@ -1,5 +1,6 @@
 package io.memloop.store.solr;
 
+import io.memloop.store.MemoryStore;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,12 @@ final class LedgerBook {
     if (values.isEmpty()) {
       return;
     }
+    values.forEach((k, v) -> { // checked before anything is sent: all or nothing
+      if (v.length > MemoryStore.MAX_LEDGER_VALUE) {
+        throw new IllegalArgumentException("ledger value " + k + " holds " + v.length + " numbers, more than "
+            + MemoryStore.MAX_LEDGER_VALUE);
+      }
+    });
     UpdateRequest req = new UpdateRequest();
     for (var e : values.entrySet()) {
       SolrInputDocument d = new SolrInputDocument();

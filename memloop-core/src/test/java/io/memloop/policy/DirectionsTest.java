@@ -1,0 +1,224 @@
+package io.memloop.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Directions} against a simple reference model: the covariance of the differences formed in full and
+ * diagonalised with every direction, in seeded random cases.
+ */
+class DirectionsTest {
+
+  /** Unit differences with {@code strong} directions of large variance over isotropic noise, in {@code d} dimensions. */
+  private static List<float[]> differences(SplittableRandom rnd, int d, int n, int strong) {
+    double[][] axes = new double[strong][d];
+    for (double[] a : axes) {
+      for (int i = 0; i < d; i++) {
+        a[i] = rnd.nextGaussian();
+      }
+    }
+    Directions.orthonormalise(axes);
+    List<float[]> out = new ArrayList<>();
+    for (int j = 0; j < n; j++) {
+      double[] x = new double[d];
+      for (int i = 0; i < d; i++) {
+        x[i] = 0.3 * rnd.nextGaussian();
+      }
+      for (int s = 0; s < strong; s++) {
+        double a = (4.0 - s) * rnd.nextGaussian(); // decreasing variances, well apart
+        for (int i = 0; i < d; i++) {
+          x[i] += a * axes[s][i];
+        }
+      }
+      float[] f = new float[d];
+      for (int i = 0; i < d; i++) {
+        f[i] = (float) x[i];
+      }
+      float[] unit = Directions.difference(f, new float[d]);
+      if (unit != null) {
+        out.add(unit);
+      }
+    }
+    return out;
+  }
+
+  /** The reference: C = mean(x xᵀ) formed in full, its eigenvalues in decreasing order. */
+  private static double[] referenceEigenvalues(List<float[]> diffs) {
+    int d = diffs.getFirst().length;
+    double[][] c = covariance(diffs);
+    Directions.jacobi(c);
+    double[] lambda = new double[d];
+    for (int i = 0; i < d; i++) {
+      lambda[i] = c[i][i];
+    }
+    Arrays.sort(lambda);
+    double[] desc = new double[d];
+    for (int i = 0; i < d; i++) {
+      desc[i] = lambda[d - 1 - i];
+    }
+    return desc;
+  }
+
+  private static double[][] covariance(List<float[]> diffs) {
+    int d = diffs.getFirst().length;
+    double[][] c = new double[d][d];
+    for (float[] x : diffs) {
+      for (int i = 0; i < d; i++) {
+        for (int j = 0; j < d; j++) {
+          c[i][j] += x[i] * (double) x[j] / diffs.size();
+        }
+      }
+    }
+    return c;
+  }
+
+  @Test
+  void eachFittedDirectionIsAnEigenvectorOfTheCovariance_withTheTopEigenvalues_inRandomCases() {
+    SplittableRandom rnd = new SplittableRandom(42);
+    for (int trial = 0; trial < 40; trial++) {
+      int d = 6 + rnd.nextInt(20);
+      int strong = 1 + rnd.nextInt(3);
+      int r = strong + rnd.nextInt(2);
+      List<float[]> diffs = differences(rnd, d, 200 + rnd.nextInt(300), strong);
+      Directions.Fit fit = Directions.fit(diffs, r, null, diffs.size());
+      double[][] c = covariance(diffs);
+      double[] reference = referenceEigenvalues(diffs);
+      assertThat(fit.directions()).hasNumberOfRows(r);
+      double gamma = Directions.SHRINK / d; // unit differences: C's trace is 1
+      for (int e = 0; e < r; e++) {
+        double[] u = fit.directions()[e];
+        assertThat(Directions.cosine(u, u)).as("unit").isCloseTo(1, within(1e-9));
+        for (int f = 0; f < e; f++) {
+          assertThat(Directions.cosine(u, fit.directions()[f])).as("orthogonal").isCloseTo(0, within(1e-9));
+        }
+        double lambda = 0; // Rayleigh quotient, and the residual of C u = λ u
+        double[] cu = new double[d];
+        for (int i = 0; i < d; i++) {
+          for (int j = 0; j < d; j++) {
+            cu[i] += c[i][j] * u[j];
+          }
+          lambda += u[i] * cu[i];
+        }
+        double residual = 0;
+        for (int i = 0; i < d; i++) {
+          residual += (cu[i] - lambda * u[i]) * (cu[i] - lambda * u[i]);
+        }
+        if (lambda > reference[strong - 1] * 0.9) { // a strong direction, well apart from the rest
+          assertThat(Math.sqrt(residual)).as("trial %d direction %d is an eigenvector", trial, e)
+              .isLessThan(1e-3 * reference[0]);
+        } else { // within the noise's bulk, where subspace iteration converges slowly: below every strong one
+          assertThat(lambda).as("trial %d direction %d", trial, e).isLessThanOrEqualTo(reference[strong - 1]);
+        }
+        if (e < strong) { // the strong directions, well apart from the rest: the top eigenvalues, in some order
+          int rank = 0;
+          while (rank < d && Math.abs(reference[rank] - lambda) > 1e-4 * reference[0]) {
+            rank++;
+          }
+          assertThat(rank).as("trial %d: λ = %s is among the top %d of %s", trial, lambda, strong,
+              Arrays.toString(reference)).isLessThan(strong);
+        }
+        assertThat(fit.coefficients()[e]).isCloseTo(Math.sqrt(gamma / (Math.max(0, lambda) + gamma)) - 1, within(1e-6))
+            .isGreaterThan(-1).isLessThanOrEqualTo(0);
+      }
+    }
+  }
+
+  @Test
+  void transformsAreUnitAndFinite_andTheFitHoldsOnDegenerateInput() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    int d = 12;
+    float[] one = new float[d];
+    one[3] = 1;
+    List<float[]> same = new ArrayList<>(); // every difference the same: rank 1, more directions asked for
+    for (int i = 0; i < 50; i++) {
+      same.add(one.clone());
+    }
+    Directions.Fit fit = Directions.fit(same, 4, null, 50);
+    double gamma = Directions.SHRINK / d; // λ = 1 along the one direction
+    assertThat(fit.coefficients()[0]).as("the one direction of variance is discounted")
+        .isCloseTo(Math.sqrt(gamma / (1 + gamma)) - 1, within(1e-9));
+    for (int e = 1; e < 4; e++) {
+      assertThat(fit.coefficients()[e]).as("no variance: left as it is").isCloseTo(0, within(1e-9));
+    }
+    for (int t = 0; t < 200; t++) {
+      float[] v = new float[d];
+      for (int i = 0; i < d; i++) {
+        v[i] = rnd.nextInt(4) == 0 ? 0 : (float) rnd.nextGaussian();
+      }
+      double[] tv = fit.transform(v);
+      assertThat(Arrays.stream(tv).allMatch(Double::isFinite)).as("finite").isTrue();
+      double norm = Directions.cosine(tv, tv);
+      assertThat(norm).isCloseTo(Arrays.equals(v, new float[d]) ? 0 : 1, within(1e-9));
+    }
+    assertThat(Directions.difference(one, one.clone())).as("the same intent: nothing to learn").isNull();
+    float[] nan = new float[d];
+    nan[0] = Float.NaN;
+    assertThat(Directions.difference(nan, one)).isNull();
+  }
+
+  @Test
+  void warmStartedRefits_convergeToTheSameDirections() {
+    SplittableRandom rnd = new SplittableRandom(9);
+    List<float[]> diffs = differences(rnd, 16, 400, 2);
+    Directions.Fit cold = Directions.fit(diffs, 2, null, 400);
+    Directions.Fit warm = Directions.fit(diffs, 2, cold, 400);
+    for (int e = 0; e < 2; e++) {
+      double best = 0;
+      for (int f = 0; f < 2; f++) {
+        best = Math.max(best, Math.abs(Directions.cosine(cold.directions()[e], warm.directions()[f])));
+      }
+      assertThat(best).isCloseTo(1, within(1e-6));
+    }
+  }
+
+  /**
+   * What it is for: intents of two kinds of task, each a kind's own small signature plus large filler shared by every
+   * kind (a template's words). Learned from successful pairs (two instances of one kind), the similarity ranks an
+   * instance of the query's own kind above the other kind's more often than the cosine does.
+   */
+  @Test
+  void learnedFromSuccessfulPairs_itTellsAKindFromALookAlike_betterThanTheCosine() {
+    for (long seed = 1; seed <= 5; seed++) {
+      SplittableRandom rnd = new SplittableRandom(seed);
+      int d = 128;
+      int fillerAxes = 6;
+      float[][] kind = new float[2][d];
+      kind[0][fillerAxes] = 1; // the signatures live outside the filler's axes
+      kind[1][fillerAxes + 1] = 1;
+      java.util.function.IntFunction<float[]> instance = k -> {
+        float[] v = new float[d];
+        for (int i = 0; i < d; i++) {
+          v[i] = 0.6f * kind[k][i] + (i < fillerAxes ? (float) rnd.nextGaussian() : (float) (0.05 * rnd.nextGaussian()));
+        }
+        return io.memloop.Vectors.normalized(v, "v");
+      };
+      List<float[]> diffs = new ArrayList<>();
+      for (int p = 0; p < 300; p++) {
+        int k = rnd.nextInt(2);
+        float[] x = Directions.difference(instance.apply(k), instance.apply(k));
+        if (x != null) {
+          diffs.add(x);
+        }
+      }
+      Directions.Fit fit = Directions.fit(diffs, fillerAxes, null, diffs.size());
+      int rawRight = 0;
+      int learnedRight = 0;
+      for (int t = 0; t < 500; t++) {
+        float[] q = instance.apply(0);
+        float[] own = instance.apply(0);
+        float[] other = instance.apply(1);
+        rawRight += io.memloop.Vectors.dot(q, own) > io.memloop.Vectors.dot(q, other) ? 1 : 0;
+        double[] tq = fit.transform(q);
+        learnedRight += Directions.cosine(tq, fit.transform(own)) > Directions.cosine(tq, fit.transform(other)) ? 1 : 0;
+      }
+      assertThat(learnedRight).as("seed %d: learned %d of 500, cosine %d", seed, learnedRight, rawRight)
+          .isGreaterThan(rawRight + 50);
+    }
+  }
+}
