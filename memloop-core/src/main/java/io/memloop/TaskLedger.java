@@ -120,7 +120,8 @@ final class TaskLedger {
     if (blocks) {
       keys.add(Blocks.LEDGER_KEY);
     }
-    if (Directions.on(config, blockCount)) {
+    boolean learnsSimilarity = Directions.on(config, blockCount);
+    if (learnsSimilarity) {
       keys.add(Directions.PAIRS_KEY);
     }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
@@ -145,8 +146,7 @@ final class TaskLedger {
     double[] d = entries.getOrDefault("d", new double[4]);
     Map<String, Double> neighbourNet = neighbours ? neighbourNet(entries, task, query, matches, net.keySet()) : Map.of();
     double[] r = entries.getOrDefault("r", new double[2]);
-    Directions.Fit fit = Directions.on(config, blockCount) ? fitted(namespace, entries.get(Directions.PAIRS_KEY), query.length)
-        : null;
+    Directions.Fit fit = learnsSimilarity ? fitted(namespace, entries.get(Directions.PAIRS_KEY), query.length) : null;
     TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit);

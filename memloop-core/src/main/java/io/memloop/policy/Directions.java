@@ -63,7 +63,7 @@ public final class Directions {
 
   /** The ledger key of ring slot {@code slot}. */
   public static String slotKey(long pair) {
-    return "x:" + Math.floorMod(pair, RING);
+    return PAIRS_KEY + ":" + Math.floorMod(pair, RING);
   }
 
   /**
@@ -205,13 +205,9 @@ public final class Directions {
     }
   }
 
-  /** The cosine of two transformed vectors ({@link Fit#transform}). */
+  /** The cosine of two transformed vectors ({@link Fit#transform}): unit length, so their dot product. */
   public static double cosine(double[] a, double[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
+    return dot(a, b);
   }
 
   /**

@@ -333,10 +333,7 @@ public final class InMemoryStore implements MemoryStore {
   public void putLedger(String namespace, Map<String, double[]> values) {
     Map<String, double[]> copy = new HashMap<>();
     values.forEach((k, v) -> {
-      if (v.length > MAX_LEDGER_VALUE) {
-        throw new IllegalArgumentException("ledger value " + k + " holds " + v.length + " numbers, more than "
-            + MAX_LEDGER_VALUE);
-      }
+      MemoryStore.requireLedgerValue(k, v);
       copy.put(k, v.clone());
     });
     ledgers.computeIfAbsent(namespace, n -> new ConcurrentHashMap<>()).putAll(copy);

@@ -165,6 +165,19 @@ public interface MemoryStore extends AutoCloseable {
   int MAX_LEDGER_VALUE = 4096;
 
   /**
+   * Refuses a ledger value longer than {@link #MAX_LEDGER_VALUE}, as every store's {@link #putLedger} does before it
+   * stores anything.
+   *
+   * @throws IllegalArgumentException naming {@code key} when {@code value} is longer
+   */
+  static void requireLedgerValue(String key, double[] value) {
+    if (value.length > MAX_LEDGER_VALUE) {
+      throw new IllegalArgumentException("ledger value " + key + " holds " + value.length + " numbers, more than "
+          + MAX_LEDGER_VALUE);
+    }
+  }
+
+  /**
    * Stores {@code values} (absolute, replacing what each key held) all or nothing; each value holds at most {@link
    * #MAX_LEDGER_VALUE} numbers. Durability is that
    * of {@link #saveRetrieval}: a durable store may return before the values are on disk, and a crash

@@ -608,10 +608,7 @@ public final class LuceneStore implements MemoryStore {
   public void putLedger(String namespace, Map<String, double[]> values) {
     Map<String, double[]> copy = new java.util.LinkedHashMap<>();
     values.forEach((k, v) -> {
-      if (v.length > MAX_LEDGER_VALUE) { // what the log and the snapshot read back
-        throw new IllegalArgumentException("ledger value " + k + " holds " + v.length + " numbers, more than "
-            + MAX_LEDGER_VALUE);
-      }
+      MemoryStore.requireLedgerValue(k, v); // what the log and the snapshot read back
       for (double d : v) {
         if (!Double.isFinite(d)) {
           throw new IllegalArgumentException("ledger values must be finite: " + k);

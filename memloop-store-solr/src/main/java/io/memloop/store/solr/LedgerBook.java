@@ -56,12 +56,7 @@ final class LedgerBook {
     if (values.isEmpty()) {
       return;
     }
-    values.forEach((k, v) -> { // checked before anything is sent: all or nothing
-      if (v.length > MemoryStore.MAX_LEDGER_VALUE) {
-        throw new IllegalArgumentException("ledger value " + k + " holds " + v.length + " numbers, more than "
-            + MemoryStore.MAX_LEDGER_VALUE);
-      }
-    });
+    values.forEach(MemoryStore::requireLedgerValue); // checked before anything is sent: all or nothing
     UpdateRequest req = new UpdateRequest();
     for (var e : values.entrySet()) {
       SolrInputDocument d = new SolrInputDocument();
