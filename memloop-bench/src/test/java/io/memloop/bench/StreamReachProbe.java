@@ -313,6 +313,11 @@ final class StreamReachProbe {
       double g = shrink * trace / dim;
       if (RANK > 0) {
         lowRank(a, g, dim);
+        if (AMP > 0 && failDiffs.size() >= 20) {
+          amplify(dim);
+        } else {
+          w = null;
+        }
         return new double[0][];
       }
       for (int i = 0; i < dim; i++) {
@@ -352,7 +357,11 @@ final class StreamReachProbe {
     double[] c; // sqrt(g / (lambda + g)) - 1 for each
 
     void lowRank(double[][] a, double g, int dim) {
-      int r = Math.min(RANK, dim);
+      lowRankOf(a, g, dim, RANK);
+    }
+
+    void lowRankOf(double[][] a, double g, int dim, int rank) {
+      int r = Math.min(rank, dim);
       java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
       double[][] q = new double[r][dim];
       for (double[] row : q) {
@@ -469,6 +478,60 @@ final class StreamReachProbe {
       }
     }
 
+    /** {@code -Damp=A}: the A directions in which failed pairs differ most, after the shrink, amplified. */
+    static final int AMP = Integer.getInteger("amp", 0);
+    static final double AMP_SHRINK = Double.parseDouble(System.getProperty("ampShrink", "4"));
+    static final double AMP_CAP = Double.parseDouble(System.getProperty("ampCap", "3"));
+    double[][] w; // amplified directions, or null
+    double[] aw; // their coefficients (factor - 1)
+
+    void amplify(int dim) {
+      double[][] f = new double[dim][dim];
+      List<double[]> recent = failDiffs.subList(Math.max(0, failDiffs.size() - 512), failDiffs.size());
+      for (double[] x : recent) {
+        double[] tx = shrunk(x);
+        for (int i = 0; i < dim; i++) {
+          for (int j = 0; j <= i; j++) {
+            f[i][j] += tx[i] * tx[j];
+          }
+        }
+      }
+      double trace = 0;
+      for (int i = 0; i < dim; i++) {
+        for (int j = 0; j <= i; j++) {
+          f[i][j] /= recent.size();
+          f[j][i] = f[i][j];
+        }
+        trace += f[i][i];
+      }
+      double g = AMP_SHRINK * trace / dim;
+      double[][] saveU = u;
+      double[] saveC = c;
+      lowRankOf(f, g, dim, AMP);
+      w = u;
+      aw = new double[c.length];
+      for (int e = 0; e < c.length; e++) { // lowRankOf left sqrt(g/(l+g)) - 1; the amplification is its inverse
+        double shrinkFactor = c[e] + 1;
+        aw[e] = Math.min(AMP_CAP, 1 / shrinkFactor) - 1;
+      }
+      u = saveU;
+      c = saveC;
+    }
+
+    double[] shrunk(double[] v) {
+      double[] out = v.clone();
+      for (int e = 0; e < u.length; e++) {
+        double proj = 0;
+        for (int i = 0; i < v.length; i++) {
+          proj += u[e][i] * v[i];
+        }
+        for (int i = 0; i < v.length; i++) {
+          out[i] += c[e] * proj * u[e][i];
+        }
+      }
+      return out;
+    }
+
     double[] lowRankT(float[] v) {
       double[] out = cache.get(v);
       if (out != null) {
@@ -485,6 +548,18 @@ final class StreamReachProbe {
         }
         for (int i = 0; i < v.length; i++) {
           out[i] += c[e] * proj * u[e][i];
+        }
+      }
+      if (w != null) {
+        double[] base = out.clone();
+        for (int e = 0; e < w.length; e++) {
+          double proj = 0;
+          for (int i = 0; i < v.length; i++) {
+            proj += w[e][i] * base[i];
+          }
+          for (int i = 0; i < v.length; i++) {
+            out[i] += aw[e] * proj * w[e][i];
+          }
         }
       }
       double norm = 0;
@@ -658,6 +733,9 @@ final class StreamReachProbe {
     return x;
   }
 
+  /** {@code -Dnotes=failN-first|failN-last}: the failure notes step on top of any variant's ranking. */
+  static final String NOTES = System.getProperty("notes", "");
+
   static double dot(float[] a, float[] b) {
     double s = 0;
     for (int i = 0; i < a.length; i++) {
@@ -791,8 +869,9 @@ final class StreamReachProbe {
             }
           }
           shown = withNote(shown, parts, z, variant.endsWith("first"));
-        } else if (variant.startsWith("fail")) {
-          int nearest = Integer.parseInt(variant.substring(4, variant.indexOf('-')));
+        } else if (variant.startsWith("fail") || NOTES.startsWith("fail")) {
+          String form = variant.startsWith("fail") ? variant : NOTES;
+          int nearest = Integer.parseInt(form.substring(4, form.indexOf('-')));
           List<String> parts = new ArrayList<>();
           for (int r = 0; r < Math.min(nearest, pool.size()); r++) {
             Memory m = store.mems.get(pool.get(r));
@@ -800,7 +879,7 @@ final class StreamReachProbe {
               parts.addAll(m.parts());
             }
           }
-          shown = withNote(shown, parts, z, variant.endsWith("first"));
+          shown = withNote(shown, parts, z, form.endsWith("first"));
         }
         Episode e = world.attempt(task, shown, new SplittableRandom(Seeds.derive(streamSeed, 0, i)));
         solved += e.success() ? 1 : 0;

@@ -313,7 +313,29 @@ public final class Directions {
     double[][] out = new double[k][d];
     double[] proj = new double[k];
     for (float[] x : diffs) {
-      for (int e = 0; e < k; e++) {
+      int e = 0;
+      for (; e + 4 <= k; e += 4) { // four projections at once: independent sums, each in the order of i
+        double[] v0 = q[e];
+        double[] v1 = q[e + 1];
+        double[] v2 = q[e + 2];
+        double[] v3 = q[e + 3];
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        for (int i = 0; i < d; i++) {
+          double xi = x[i];
+          s0 += xi * v0[i];
+          s1 += xi * v1[i];
+          s2 += xi * v2[i];
+          s3 += xi * v3[i];
+        }
+        proj[e] = s0;
+        proj[e + 1] = s1;
+        proj[e + 2] = s2;
+        proj[e + 3] = s3;
+      }
+      for (; e < k; e++) {
         double s = 0;
         double[] v = q[e];
         for (int i = 0; i < d; i++) {
@@ -321,7 +343,7 @@ public final class Directions {
         }
         proj[e] = s;
       }
-      for (int e = 0; e < k; e++) {
+      for (e = 0; e < k; e++) {
         double p = proj[e];
         double[] o = out[e];
         for (int i = 0; i < d; i++) {

@@ -17,6 +17,11 @@ class DirectionsTest {
 
   /** Unit differences with {@code strong} directions of large variance over isotropic noise, in {@code d} dimensions. */
   private static List<float[]> differences(SplittableRandom rnd, int d, int n, int strong) {
+    return differencesAlong(rnd, axes(rnd, d, strong), n);
+  }
+
+  /** {@code strong} random orthonormal axes in {@code d} dimensions. */
+  private static double[][] axes(SplittableRandom rnd, int d, int strong) {
     double[][] axes = new double[strong][d];
     for (double[] a : axes) {
       for (int i = 0; i < d; i++) {
@@ -24,6 +29,13 @@ class DirectionsTest {
       }
     }
     Directions.orthonormalise(axes);
+    return axes;
+  }
+
+  /** Unit differences of large variance along {@code axes} (decreasing), over isotropic noise. */
+  private static List<float[]> differencesAlong(SplittableRandom rnd, double[][] axes, int n) {
+    int d = axes[0].length;
+    int strong = axes.length;
     List<float[]> out = new ArrayList<>();
     for (int j = 0; j < n; j++) {
       double[] x = new double[d];
@@ -174,6 +186,42 @@ class DirectionsTest {
         best = Math.max(best, Math.abs(Directions.cosine(cold.directions()[e], warm.directions()[f])));
       }
       assertThat(best).isCloseTo(1, within(1e-6));
+    }
+  }
+
+  /**
+   * A refit runs only {@link Directions#WARM_ITERATIONS} rounds from the previous fit: over a ring that slides as the
+   * engine's does ({@link Directions#REFIT_EVERY} new differences replace the oldest each time), through a drift
+   * (halfway, the strong axes are drawn anew), every warm refit still finds the top eigenvalues of its own ring (the
+   * reference's full diagonalisation), in random cases.
+   */
+  @Test
+  void warmRefitsOverASlidingRing_trackTheTopEigenpairsOfEachRing() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int trial = 0; trial < 6; trial++) {
+      int d = 12 + rnd.nextInt(20);
+      int strong = 1 + rnd.nextInt(3);
+      int ring = 8 * Directions.REFIT_EVERY;
+      List<float[]> stream = new ArrayList<>(differencesAlong(rnd, axes(rnd, d, strong), 2 * ring));
+      stream.addAll(differencesAlong(rnd, axes(rnd, d, strong), 2 * ring)); // the drift
+      Directions.Fit fit = null;
+      for (int end = ring; end <= stream.size(); end += Directions.REFIT_EVERY) {
+        List<float[]> window = stream.subList(end - ring, end);
+        fit = Directions.fit(window, strong, fit, end);
+        double[] reference = referenceEigenvalues(window);
+        double[][] c = covariance(window);
+        for (int e = 0; e < strong; e++) {
+          double[] u = fit.directions()[e];
+          double lambda = 0;
+          for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+              lambda += u[i] * c[i][j] * u[j];
+            }
+          }
+          assertThat(lambda).as("trial %d, ring ending at %d, direction %d: λ against %s", trial, end, e,
+              Arrays.toString(reference)).isCloseTo(reference[e], within(0.02 * reference[0]));
+        }
+      }
     }
   }
 
