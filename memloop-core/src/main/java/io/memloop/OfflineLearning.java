@@ -59,7 +59,7 @@ public final class OfflineLearning {
 
   private final MemLoopConfig config;
   private final MemLoopConfig selection;
-  private final TaskLedger ledger = new TaskLedger(new InMemoryStore(1), 1, false); // the log's memories are not in it
+  private final TaskLedger ledger = new TaskLedger(new InMemoryStore(1), 1, false, false); // the log's memories are not in it
   private @Nullable Pending pending;
   private long decisions;
   private boolean recallComplete = true;

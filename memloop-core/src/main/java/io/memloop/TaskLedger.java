@@ -74,18 +74,66 @@ final class TaskLedger {
   /** Whether rewards trigger {@link #sweep}: not for a ledger whose memories are not in its store. */
   private final boolean sweeps;
 
+  /**
+   * Where refits of the learned similarity run when not inside the reward that triggers them ({@link
+   * MemLoop.Builder#learnInBackground}): one thread of the ledger's own; null runs them inside the reward.
+   */
+  private final java.util.concurrent.@Nullable ExecutorService background;
+
+  /** Namespaces with a refit queued or running on {@link #background}: one at a time each. */
+  private final Set<String> refitting = ConcurrentHashMap.newKeySet();
+
+  private static final System.Logger LOG = System.getLogger(TaskLedger.class.getName());
+
   TaskLedger(MemoryStore store, int embedderBlocks) {
-    this(store, embedderBlocks, true);
+    this(store, embedderBlocks, true, false);
   }
 
   /**
    * @param sweeps whether rewards sweep the ledger ({@link #sweep}); false where the store does not hold the memories
    *     the entries name (a replay of a log, {@link OfflineLearning}), which a sweep would read as gone
+   * @param background whether refits of the learned similarity run on a thread of the ledger's own, after the reward
+   *     that triggers them, rather than inside it ({@link #close} waits for them)
    */
-  TaskLedger(MemoryStore store, int embedderBlocks, boolean sweeps) {
+  TaskLedger(MemoryStore store, int embedderBlocks, boolean sweeps, boolean background) {
     this.store = store;
     this.embedderBlocks = embedderBlocks;
     this.sweeps = sweeps;
+    this.background = background ? java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "memloop-learning");
+      t.setDaemon(true);
+      return t;
+    }) : null;
+  }
+
+  /** Waits for every refit queued so far on the background thread (none without one). */
+  void awaitBackground() {
+    if (background != null) {
+      try {
+        background.submit(() -> {}).get(); // one thread, first in first out: what was queued before has run
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closed: close() waited
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Lets queued refits finish (up to a minute), then stops the background thread. */
+  void close() {
+    if (background != null) {
+      background.shutdown();
+      try {
+        if (!background.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+          background.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        background.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** The key of the task {@code intent} asks for ({@code query} is its unit embedding). */
@@ -382,8 +430,8 @@ final class TaskLedger {
   /**
    * The learned similarity's part of a reward ({@link Directions}): each credited memory and the successful episode's
    * query make a pair; its unit difference goes into the ring, and every {@link Directions#REFIT_EVERY} pairs (or when
-   * the configured number of directions changed) the directions are fitted again over the ring. Adds the entries to
-   * write to {@code out}.
+   * the configured number of directions changed) the directions are fitted again over the ring: here, or on the
+   * background thread once this reward has written ({@link #refitLater}). Adds the entries to write to {@code out}.
    */
   private void learnSimilarity(String namespace, float[] query, List<String> credited, double @Nullable [] pairsEntry,
       MemLoopConfig config, Map<String, double[]> out) {
@@ -408,32 +456,121 @@ final class TaskLedger {
     if (added.isEmpty()) {
       return;
     }
+    out.put(Directions.PAIRS_KEY, new double[] {pairs, fittedAt});
+    int r = config.similarityDirections();
     Directions.Fit previous = fitted(namespace, pr, query.length);
-    boolean reshaped = previous != null && previous.directions().length != Math.min(config.similarityDirections(), query.length);
-    if (pairs >= Directions.REFIT_EVERY && (pairs - fittedAt >= Directions.REFIT_EVERY || reshaped)) {
-      List<String> ring = new ArrayList<>();
-      for (long p = Math.max(0, pairs - Directions.RING); p < pairs; p++) {
-        String slot = Directions.slotKey(p);
-        if (!added.containsKey(slot)) {
-          ring.add(slot);
+    if (!refitDue(pairs, fittedAt, previous, r, query.length)) {
+      return;
+    }
+    if (background != null) {
+      if (refitting.add(namespace)) {
+        try {
+          background.execute(() -> refitLater(namespace, r, query.length));
+        } catch (java.util.concurrent.RejectedExecutionException e) { // closing: the next engine's reward refits
+          refitting.remove(namespace);
         }
       }
-      List<float[]> diffs = new ArrayList<>(added.values());
-      store.ledger(namespace, ring).forEach((k, v) -> {
-        if (v.length == query.length) {
-          float[] f = new float[v.length];
-          for (int i = 0; i < v.length; i++) {
-            f[i] = (float) v[i];
-          }
-          diffs.add(f);
-        }
-      });
-      Directions.Fit fit = Directions.fit(diffs, config.similarityDirections(), reshaped ? null : previous, pairs);
-      out.putAll(Directions.encode(fit));
-      fits.put(namespace, fit);
-      fittedAt = pairs;
+      return;
     }
-    out.put(Directions.PAIRS_KEY, new double[] {pairs, fittedAt});
+    Directions.Fit fit = Directions.fit(ring(namespace, pairs, query.length, added), r, reshaped(previous, r, query.length)
+        ? null : previous, pairs);
+    out.putAll(Directions.encode(fit));
+    fits.put(namespace, fit);
+    out.put(Directions.PAIRS_KEY, new double[] {pairs, pairs});
+  }
+
+  /** Whether a namespace with {@code pairs} successful pairs, fitted at {@code fittedAt}, fits again now. */
+  private static boolean refitDue(long pairs, long fittedAt, Directions.@Nullable Fit previous, int r, int d) {
+    return pairs >= Directions.REFIT_EVERY && (pairs - fittedAt >= Directions.REFIT_EVERY || reshaped(previous, r, d));
+  }
+
+  /** Whether {@code previous} has another number of directions than {@code r} asks for at dimension {@code d}. */
+  private static boolean reshaped(Directions.@Nullable Fit previous, int r, int d) {
+    return previous != null && previous.directions().length != Math.min(r, d);
+  }
+
+  /**
+   * The ring's differences of dimension {@code d} for a namespace at {@code pairs} pairs, in the order of the pairs:
+   * {@code added} (this reward's, not written yet) where it has the slot, else the ledger's.
+   */
+  private List<float[]> ring(String namespace, long pairs, int d, Map<String, float[]> added) {
+    List<String> slots = new ArrayList<>();
+    for (long p = Math.max(0, pairs - Directions.RING); p < pairs; p++) {
+      slots.add(Directions.slotKey(p));
+    }
+    List<String> read = new ArrayList<>(slots);
+    read.removeAll(added.keySet());
+    Map<String, double[]> stored = store.ledger(namespace, read);
+    List<float[]> diffs = new ArrayList<>(slots.size());
+    for (String slot : slots) {
+      float[] x = added.get(slot);
+      if (x == null) {
+        double[] v = stored.get(slot);
+        if (v != null && v.length == d) {
+          x = new float[d];
+          for (int i = 0; i < d; i++) {
+            x[i] = (float) v[i];
+          }
+        }
+      }
+      if (x != null) {
+        diffs.add(x);
+      }
+    }
+    return diffs;
+  }
+
+  /**
+   * A refit on the background thread: reads the pair count once the reward that queued it has written (under the
+   * namespace's lock), fits over the ring outside the lock, and writes the fit under the lock unless a later fit got
+   * there first. Rewards meanwhile add pairs and rank with the previous fit. A failure (a store closing, an I/O error)
+   * is logged; the next due reward queues the refit again.
+   */
+  private void refitLater(String namespace, int r, int d) {
+    boolean again = false;
+    try {
+      long pairs;
+      Directions.Fit previous;
+      synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+        double[] pr = store.ledger(namespace, List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
+        if (pr == null || pr.length < 2) {
+          return;
+        }
+        pairs = (long) pr[0];
+        previous = fitted(namespace, pr, d);
+        if (!refitDue(pairs, (long) pr[1], previous, r, d)) {
+          return;
+        }
+      }
+      List<float[]> diffs = ring(namespace, pairs, d, Map.of());
+      if (diffs.isEmpty()) {
+        return;
+      }
+      Directions.Fit fit = Directions.fit(diffs, r, reshaped(previous, r, d) ? null : previous, pairs);
+      synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+        double[] now = store.ledger(namespace, List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
+        if (now == null || now.length < 2 || (long) now[1] >= pairs) {
+          return; // the ledger was reset, or a later fit is there
+        }
+        Map<String, double[]> out = new HashMap<>(Directions.encode(fit));
+        out.put(Directions.PAIRS_KEY, new double[] {now[0], pairs});
+        store.putLedger(namespace, out);
+        fits.put(namespace, fit);
+        again = refitDue((long) now[0], pairs, fit, r, d); // rewards that came while it ran made another due
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "refitting the learned similarity of namespace " + namespace + " failed; "
+          + "the next successful reward tries again", e);
+    } finally {
+      refitting.remove(namespace);
+    }
+    if (again && refitting.add(namespace)) {
+      try {
+        background.execute(() -> refitLater(namespace, r, d));
+      } catch (java.util.concurrent.RejectedExecutionException e) { // closing
+        refitting.remove(namespace);
+      }
+    }
   }
 
   /** Updates the ledger for a rewarded retrieval. */

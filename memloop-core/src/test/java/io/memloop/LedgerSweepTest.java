@@ -83,7 +83,7 @@ class LedgerSweepTest {
   void aLedgerOverAStoreWithoutItsMemories_neverSweeps_theEnginesSweepsWhenDue() {
     InMemoryStore store = new InMemoryStore(DIM);
     store.putLedger("ns", Map.of("c:m1", new double[] {1, 0}, "p:ta:m1", new double[] {1}, "t:ta", new double[] {0, 0, 1}));
-    assertThat(new TaskLedger(store, 1, false).sweepIfDue("ns", 1_000_000, null)).isFalse();
+    assertThat(new TaskLedger(store, 1, false, false).sweepIfDue("ns", 1_000_000, null)).isFalse();
     assertThat(store.ledgerKeys("ns")).containsExactlyInAnyOrder("c:m1", "p:ta:m1", "t:ta");
     TaskLedger engine = new TaskLedger(store, 1);
     assertThat(engine.sweepIfDue("ns", TaskLedger.SWEEP_MIN - 1, null)).as("not yet due").isFalse();

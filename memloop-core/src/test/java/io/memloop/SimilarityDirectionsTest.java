@@ -34,6 +34,11 @@ class SimilarityDirectionsTest {
 
   /** Plays {@code episodes} new tasks; returns how many of the last {@code judged} saw their own kind first. */
   private static int play(MemLoop loop, int episodes, int judged, long seed) {
+    return play(loop, episodes, judged, seed, () -> {});
+  }
+
+  /** As above, running {@code afterReward} after every reward. */
+  private static int play(MemLoop loop, int episodes, int judged, long seed, Runnable afterReward) {
     SplittableRandom rnd = new SplittableRandom(seed);
     for (int i = 0; i < 8; i++) { // a few solved instances of each kind to start with
       loop.remember("ns", Intent.ofEmbedding(instance(i % 2, rnd)), "answer " + i % 2, Outcome.SUCCESS);
@@ -45,11 +50,13 @@ class SimilarityDirectionsTest {
       Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(v));
       if (r.selected().isEmpty()) {
         loop.reward("ns", r.id(), -1);
+        afterReward.run();
         continue;
       }
       Memory first = r.selected().getFirst();
       boolean own = first.experience().equals("answer " + kind);
       loop.reward("ns", r.id(), own ? 1 : -1, List.of(first.id()));
+      afterReward.run();
       if (own) {
         loop.remember("ns", Intent.ofEmbedding(v), "answer " + kind, Outcome.SUCCESS);
       }
@@ -61,9 +68,65 @@ class SimilarityDirectionsTest {
   }
 
   private static MemLoop engine(InMemoryStore store, int directions) {
+    return builder(store, directions).build();
+  }
+
+  private static MemLoop.Builder builder(InMemoryStore store, int directions) {
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().similarityDirections(directions).build();
     return MemLoop.builder().store(store).config(config).clock(new MutableClock(Instant.parse("2026-03-01T12:00:00Z")))
-        .seed(7).build();
+        .seed(7);
+  }
+
+  /** The fit the ledger of {@code store} holds for namespace "ns". */
+  private static Directions.Fit fitOf(InMemoryStore store) {
+    java.util.Map<String, double[]> entries = new java.util.HashMap<>(store.ledger("ns", List.of(Directions.FIT_KEY)));
+    entries.putAll(store.ledger("ns", Directions.directionKeys(entries.get(Directions.FIT_KEY))));
+    return Directions.decode(entries, DIM);
+  }
+
+  /**
+   * Refits on the background thread ({@link MemLoop.Builder#learnInBackground}), each awaited before the next
+   * retrieval, are the refits made inside the rewards: the same fits at the same rewards, so the same selections.
+   */
+  @Test
+  void backgroundRefits_awaitedAfterEachReward_makeTheSameSelectionsAndFitsAsRefitsInsideTheReward() {
+    for (long seed = 1; seed <= 2; seed++) {
+      InMemoryStore inside = new InMemoryStore(DIM);
+      int insideRight = play(engine(inside, 4), 200, 200, seed);
+      InMemoryStore behind = new InMemoryStore(DIM);
+      MemLoop loop = builder(behind, 4).learnInBackground().build();
+      int behindRight = play(loop, 200, 200, seed, loop::awaitLearning);
+      assertThat(behindRight).as("seed %d", seed).isEqualTo(insideRight);
+      assertThat(behind.ledger("ns", List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY))
+          .containsExactly(inside.ledger("ns", List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY));
+      Directions.Fit a = fitOf(inside);
+      Directions.Fit b = fitOf(behind);
+      assertThat(b.pairs()).isEqualTo(a.pairs());
+      for (int e = 0; e < a.directions().length; e++) {
+        assertThat(b.directions()[e]).containsExactly(a.directions()[e]);
+      }
+      loop.close();
+    }
+  }
+
+  /**
+   * Not awaited, background refits still land: rewards go on while a refit runs, the fit written is of a pair count
+   * the ring reached, and close waits for the last one rather than dropping it or failing.
+   */
+  @Test
+  void backgroundRefits_notAwaited_stillLand_andCloseWaitsForThem() {
+    InMemoryStore store = new InMemoryStore(DIM);
+    MemLoop loop = builder(store, 4).learnInBackground().build();
+    play(loop, 300, 150, 3); // how well it learns depends on when each refit lands: the awaited test pins that
+    loop.awaitLearning();
+    double[] pairs = store.ledger("ns", List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
+    assertThat(pairs[1]).as("fitted").isPositive().isLessThanOrEqualTo(pairs[0]);
+    assertThat(fitOf(store).pairs()).isEqualTo((long) pairs[1]);
+    assertThat(fitOf(store).directions()).hasNumberOfRows(4);
+    play(loop, 64, 1, 4); // more rewards, then close with a refit likely queued
+    loop.close();
+    org.assertj.core.api.Assertions.assertThatCode(loop::awaitLearning).as("nothing left to wait for once closed")
+        .doesNotThrowAnyException();
   }
 
   @Test
@@ -77,9 +140,7 @@ class SimilarityDirectionsTest {
       double[] pairs = store.ledger("ns", List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
       assertThat(pairs[1]).as("fitted, at a multiple of the refit interval").isPositive();
       assertThat(pairs[1] % Directions.REFIT_EVERY).isZero();
-      java.util.Map<String, double[]> entries = new java.util.HashMap<>(store.ledger("ns", List.of(Directions.FIT_KEY)));
-      entries.putAll(store.ledger("ns", Directions.directionKeys(entries.get(Directions.FIT_KEY))));
-      Directions.Fit fit = Directions.decode(entries, DIM);
+      Directions.Fit fit = fitOf(store);
       assertThat(fit).isNotNull();
       assertThat(fit.directions()).hasNumberOfRows(4);
       assertThat(store.ledgerKeys("ns").stream().filter(k -> k.startsWith("x:")).count())

@@ -119,9 +119,19 @@ final class EngineOptions {
   @Option(names = "--event-log-embeddings", description = "Log each retrieval's query embedding too (about 4 KB per retrieval at 384-d).")
   boolean eventLogEmbeddings;
 
+  /**
+   * Whether the engine learns in the background ({@link MemLoop.Builder#learnInBackground}): set by the commands that
+   * serve requests for a while (serve, mcp), where a reward's latency matters more than the same selections from the
+   * same calls; not a flag.
+   */
+  boolean learnInBackground;
+
   /** An engine builder with these flags' configuration choice (see {@link MemLoop#config(String)}). */
   MemLoop.Builder engineBuilder(MemLoopConfig config) {
     MemLoop.Builder b = MemLoop.builder();
+    if (learnInBackground) {
+      b.learnInBackground();
+    }
     if (explicitConfig()) {
       b.config(config);
     }

@@ -17,6 +17,7 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    engine.learnInBackground = true; // a reward's latency: refits of the learned similarity run after it
     MemLoop loop = Session.open(engine, true, null);
     AtomicBoolean closed = new AtomicBoolean();
     Runnable close = () -> {

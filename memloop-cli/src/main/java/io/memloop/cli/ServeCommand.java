@@ -135,6 +135,7 @@ final class ServeCommand implements Callable<Integer> {
     // the inspector's activity sees every event of this engine, next to the event log (if any)
     ServerActivity activity = new ServerActivity();
     options = options.withActivity(activity).withReports(engine.eventLog == null ? null : reports(engine.eventLog));
+    engine.learnInBackground = true; // a reward's latency: refits of the learned similarity run after it
     MemLoop loop = Session.open(engine, true, null, activity);
     MemLoopServer server;
     try {

@@ -95,6 +95,13 @@ public class EpisodeBenchmark {
   @Param({"0"})
   public int similarityDirections;
 
+  /**
+   * Whether the learned similarity refits on the engine's background thread ({@code MemLoop.Builder#learnInBackground},
+   * as {@code memloop serve} does) instead of inside the reward that triggers a refit.
+   */
+  @Param({"false"})
+  public boolean background;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -117,7 +124,8 @@ public class EpisodeBenchmark {
     if (similarityBlocks >= 0) {
       config = config.toBuilder().similarityBlocks(similarityBlocks).build();
     }
-    loop = MemLoop.builder().store(store).config(config).reconfigure().build();
+    MemLoop.Builder builder = MemLoop.builder().store(store).config(config).reconfigure();
+    loop = (background ? builder.learnInBackground() : builder).build();
     ClusteredVectors vectors = new ClusteredVectors(Stores.DEFAULT_SEED ^ 0x5A5AL, size);
     queries = new float[QUERIES][];
     for (int q = 0; q < QUERIES; q++) {
