@@ -40,7 +40,10 @@ import java.util.SplittableRandom;
  * {@code rcatG} ({@code rcaG} or the cosine per episode by probability matching on each one's success rate) and
  * {@code rcamG} (the sum of the two cosines). {@code -DrcaTrial=u} scales each pair's difference to unit length,
  * {@code -DrcaTrial=n} keeps only the nearer half of the successful pairs, and {@code -Drank=R} whitens only the R
- * directions of most variance (subspace iteration), leaving the others as they are.
+ * directions of most variance (subspace iteration), leaving the others as they are; with it, {@code -Damp=A} also
+ * stretches the A directions in which failed pairs' differences vary most after that discount, each by the inverse of
+ * the same shrinkage (its shrinkage multiple {@code -DampShrink}, default 4), at most {@code -DampCap} times (default
+ * 3). {@code -Dnotes=failN-first|failN-last} adds a {@code failN} step to any variant's ranking.
  * {@code -Dpool=N} recalls the N nearest by cosine before ranking, as the engine's Phase A does (default: every memory
  * above the gate).
  *
