@@ -222,6 +222,12 @@ export interface Learned {
   recurrence: number | null;
   /** With vectors of several embedding models: each model's weight, in block order (empty when not split). */
   similarityBlocks: { weights: number[]; updates: number };
+  /**
+   * With a learned similarity (knob `similarityDirections`): the successful pairs it learned from, the pairs at its
+   * latest fit, the factor (in (0, 1]) by which that fit scales each direction it discounts (most varying first; empty
+   * before a fit) and the share of the pairs' variation those directions hold (null before a fit).
+   */
+  similarityDirections: { pairs: number; fittedAt: number; scales: number[]; varianceShare: number | null };
 }
 
 /** One minute's activity. */

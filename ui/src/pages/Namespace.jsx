@@ -99,6 +99,8 @@ function Learned({ learned, model }) {
   const x = learned.exploration ?? {};
   const d = learned.noteDepth ?? {};
   const weights = learned.similarityBlocks?.weights ?? [];
+  const directions = learned.similarityDirections;
+  const scales = directions?.scales ?? [];
   const models = model?.id?.split("+") ?? [];
   return (
     <>
@@ -125,6 +127,13 @@ function Learned({ learned, model }) {
           {weights.length > 1 && (
             <li id="block-weights">Whose similarity it trusts, learned from {int(learned.similarityBlocks.updates)} rewards:{" "}
               {weights.map((w, i) => `${models.length === weights.length ? models[i] : `block ${i + 1}`} ${pct(w)}`).join(", ")}</li>
+          )}
+          {directions && directions.pairs > 0 && (
+            <li id="similarity-directions">A similarity learned from {int(directions.pairs)} successful episodes (what their
+              query and the memory they used differ in is wording that does not tell tasks apart):{" "}
+              {scales.length === 0 ? "not fitted yet (every 32 successes)" : <>it discounts {scales.length} directions
+                holding {pct(directions.varianceShare)} of that wording's variation, each scaled to{" "}
+                {scales.map((x) => num(x, 2)).join(", ")} (fitted at {int(directions.fittedAt)})</>}</li>
           )}
         </ul>
       )}

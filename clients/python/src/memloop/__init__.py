@@ -58,6 +58,7 @@ from ._models import (
     Retrieval,
     RewardResult,
     SimilarityBlocks,
+    SimilarityDirections,
     Sort,
     Stats,
     UpdatedMemory,
@@ -71,7 +72,7 @@ __all__ = [
     "UnexpectedResponse",  # memloop.ConnectionError too, left out here so that `import *` keeps the built-in name
     "Memory", "Candidate", "Retrieval", "UtilityChange", "UpdatedMemory", "RewardResult", "EpisodeEnd",
     "MemoryPage", "EmbeddingModel", "Stats", "Config", "Outcome", "Sort", "Order",
-    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "Activity", "ActivityBucket", "Events", "ActivityEvent",
+    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "SimilarityDirections", "Activity", "ActivityBucket", "Events", "ActivityEvent",
     "MemoryHistory", "QPoint", "MemoryRetrieval", "Neighbours", "Neighbour", "Explanation", "ExplainConfig",
     "Recalled", "ExplainCandidate", "ExplainStep", "DecisionReport",
 ]

@@ -370,11 +370,26 @@ class SimilarityBlocks:
 
 
 @dataclass(frozen=True)
+class SimilarityDirections:
+    """With a learned similarity (knob ``similarityDirections``), what it learned: ``pairs`` successful (query, used
+    memory) pairs, the latest fit made at ``fitted_at`` of them; ``scales`` the factor (in (0, 1]) by which that fit
+    scales each direction it discounts, most varying first (empty before the first fit), and ``variance_share`` the
+    share of the pairs' variation those directions hold (None before the first fit).
+    """
+
+    pairs: int = _wire("pairs", _integer)
+    fitted_at: int = _wire("fittedAt", _integer)
+    scales: List[float] = _wire("scales", _numbers)
+    variance_share: Optional[float] = _wire("varianceShare", _optional_number)
+
+
+@dataclass(frozen=True)
 class Learned:
     """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
 
     ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
-    from servers older than it); ``similarity_blocks``: None from servers older than it.
+    from servers older than it); ``similarity_blocks`` and ``similarity_directions``: None from servers older than
+    them.
     """
 
     task_learning: bool = _wire("taskLearning", _boolean)
@@ -383,6 +398,8 @@ class Learned:
     recurrence: Optional[float] = _wire("recurrence", _optional_number, absent=_absent)
     similarity_blocks: Optional[SimilarityBlocks] = _wire("similarityBlocks", _nested(SimilarityBlocks),
                                                           model=SimilarityBlocks, absent=_absent)
+    similarity_directions: Optional[SimilarityDirections] = _wire(
+        "similarityDirections", _nested(SimilarityDirections), model=SimilarityDirections, absent=_absent)
 
 
 @dataclass(frozen=True)

@@ -26,14 +26,33 @@ import org.jspecify.annotations.Nullable;
  * @param blockWeights with vectors split into blocks, one per embedding model ({@link MemLoopConfig#similarityBlocks()}),
  *     the weight of each block's cosine, in block order; empty when vectors are not split
  * @param blockUpdates the rewards those weights were learned from
+ * @param similarityPairs with a learned similarity ({@link MemLoopConfig#similarityDirections()}), the successful
+ *     (query, used memory) pairs it has learned from; 0 without one
+ * @param similarityFittedAt the pairs there were at its latest fit; 0 before the first
+ * @param directionScales the factor by which the latest fit scales each direction it discounts ({@code 1 + c_e}, in
+ *     (0, 1]), in decreasing order of how much a kind's wordings vary along it; empty before the first fit
+ * @param directionsVarianceShare the share of the pairs' variation those directions hold (what the fit discounts);
+ *     absent before the first fit
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
     @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
     @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
-    @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates) {
+    @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
+    long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare) {
   public Learned {
     blockWeights = List.copyOf(blockWeights);
+    directionScales = List.copyOf(directionScales);
+  }
+
+  /** What a namespace learned, with no learned similarity. */
+  public Learned(boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
+      @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
+      @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
+      @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates) {
+    this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
+        wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, recurrence, blockWeights, blockUpdates, 0, 0,
+        List.of(), null);
   }
 
   /** What a namespace learned, before any reward told whether tasks come back, with vectors not split. */

@@ -351,7 +351,7 @@ final class TaskLedger {
    * @param config the namespace's configuration (how many blocks its vectors split into)
    */
   Learned learned(String namespace, MemLoopConfig config) {
-    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY));
+    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
@@ -363,9 +363,27 @@ final class TaskLedger {
         weights.add(w);
       }
     }
+    double[] pairs = entries.get(Directions.PAIRS_KEY);
+    Directions.Fit fit = pairs == null ? null : fittedAnyDimension(namespace, pairs);
+    List<Double> scales = new ArrayList<>();
+    Double share = null;
+    if (fit != null) {
+      for (double c : fit.coefficients()) {
+        scales.add(1 + c);
+      }
+      share = fit.varianceShare();
+    }
     return new Learned(true, (long) n[0], rate(n[1], n[0]), (long) n[2], rate(n[3], n[2]),
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
-        r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0);
+        r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
+        pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
+        scales, share);
+  }
+
+  /** The namespace's latest fit whatever its dimension (the one its entry {@link Directions#FIT_KEY} records). */
+  private Directions.@Nullable Fit fittedAnyDimension(String namespace, double[] pairs) {
+    double[] head = store.ledger(namespace, List.of(Directions.FIT_KEY)).get(Directions.FIT_KEY);
+    return head == null || head.length < 3 ? null : fitted(namespace, pairs, (int) head[2]);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

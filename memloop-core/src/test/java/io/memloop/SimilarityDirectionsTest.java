@@ -143,6 +143,14 @@ class SimilarityDirectionsTest {
       Directions.Fit fit = fitOf(store);
       assertThat(fit).isNotNull();
       assertThat(fit.directions()).hasNumberOfRows(4);
+      try (MemLoop reader = engine(store, 4)) { // what an operator sees (stats, the inspector): read from the ledger
+        Learned l = reader.learned("ns");
+        assertThat(l.similarityPairs()).isEqualTo((long) pairs[0]);
+        assertThat(l.similarityFittedAt()).isEqualTo((long) pairs[1]);
+        assertThat(l.directionScales()).hasSize(4).allSatisfy(x -> assertThat(x).isGreaterThan(0).isLessThanOrEqualTo(1));
+        assertThat(l.directionScales()).isSortedAccordingTo(java.util.Comparator.naturalOrder()); // most variance: most discounted
+        assertThat(l.directionsVarianceShare()).isEqualTo(fit.varianceShare()).isBetween(0.0, 1.0);
+      }
       assertThat(store.ledgerKeys("ns").stream().filter(k -> k.startsWith("x:")).count())
           .as("the ring holds one entry per successful pair, at most " + Directions.RING).isEqualTo(Math.min((long) pairs[0], Directions.RING));
     }
@@ -153,6 +161,9 @@ class SimilarityDirectionsTest {
   @Test
   void offPolicyEvaluationRefusesALearnedSimilarity_whichALogCannotReplay() {
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().similarityDirections(8).build();
+    assertThat(engine(new InMemoryStore(DIM), 4).learned("ns")).as("nothing learned yet")
+        .returns(0L, Learned::similarityPairs).returns(List.of(), Learned::directionScales)
+        .returns(null, Learned::directionsVarianceShare);
     assertThatThrownBy(() -> new OfflineLearning(config)).isInstanceOfSatisfying(MemLoopException.class,
         e -> assertThat(e.field()).isEqualTo("config")).hasMessageContaining("similarityDirections=8");
   }

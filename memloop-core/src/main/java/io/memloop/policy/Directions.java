@@ -174,6 +174,24 @@ public final class Directions {
    * @param pairs how many successful pairs the fit saw
    */
   public record Fit(double[][] directions, double[] coefficients, long pairs) {
+    /**
+     * The share of the differences' variance the directions hold: {@code Σ λ_e / trace(C)}, read back from the
+     * coefficients ({@code λ_e = γ (1 / (1 + c_e)² − 1)}, with {@code γ = SHRINK · trace / d} and unit differences,
+     * whose trace is 1). In [0, 1]; 0 with no direction.
+     */
+    public double varianceShare() {
+      if (directions.length == 0) {
+        return 0;
+      }
+      double gamma = SHRINK / directions[0].length;
+      double share = 0;
+      for (double c : coefficients) {
+        double scale = 1 + c;
+        share += scale > 0 ? gamma * (1 / (scale * scale) - 1) : 0;
+      }
+      return Math.min(1, Math.max(0, share));
+    }
+
     /** {@code T v}, scaled to unit length (zero stays zero). */
     public double[] transform(float[] v) {
       double[] out = new double[v.length];

@@ -103,6 +103,7 @@ class DirectionsTest {
       double[] reference = referenceEigenvalues(diffs);
       assertThat(fit.directions()).hasNumberOfRows(r);
       double gamma = Directions.SHRINK / d; // unit differences: C's trace is 1
+      double held = 0; // the variance the fitted directions hold, of C's trace 1
       for (int e = 0; e < r; e++) {
         double[] u = fit.directions()[e];
         assertThat(Directions.cosine(u, u)).as("unit").isCloseTo(1, within(1e-9));
@@ -137,7 +138,10 @@ class DirectionsTest {
         }
         assertThat(fit.coefficients()[e]).isCloseTo(Math.sqrt(gamma / (Math.max(0, lambda) + gamma)) - 1, within(1e-6))
             .isGreaterThan(-1).isLessThanOrEqualTo(0);
+        held += Math.max(0, lambda);
       }
+      assertThat(fit.varianceShare()).as("trial %d: the share of the variance the directions hold", trial)
+          .isCloseTo(held, within(1e-5));
     }
   }
 

@@ -95,6 +95,12 @@ final class Inspector {
     blocks.put("weights", l.blockWeights());
     blocks.put("updates", l.blockUpdates());
     out.put("similarityBlocks", blocks);
+    Map<String, Object> directions = new LinkedHashMap<>();
+    directions.put("pairs", l.similarityPairs());
+    directions.put("fittedAt", l.similarityFittedAt());
+    directions.put("scales", l.directionScales());
+    directions.put("varianceShare", l.directionsVarianceShare());
+    out.put("similarityDirections", directions);
     return out;
   }
 

@@ -55,6 +55,9 @@ class InspectorApiTest {
     assertThat(o.at("/learned/exploration/explored").asLong()).isZero();
     assertThat(o.at("/learned/exploration/probability").isNull()).isTrue();
     assertThat(o.at("/learned/noteDepth/wholeSuccessRate").isNull()).isTrue();
+    assertThat(o.at("/learned/similarityDirections/pairs").asLong()).as("no learned similarity in the default").isZero();
+    assertThat(o.at("/learned/similarityDirections/scales").isEmpty()).isTrue();
+    assertThat(o.at("/learned/similarityDirections/varianceShare").isNull()).isTrue();
     assertThat(o.at("/activity/bucketSeconds").asInt()).isEqualTo(60);
     JsonNode buckets = o.at("/activity/buckets");
     long retrievals = 0;
@@ -68,6 +71,16 @@ class InspectorApiTest {
       remembered += b.get("remembered").asLong();
     }
     assertThat(new long[] {retrievals, rewards, successes, remembered}).containsExactly(1, 1, 1, 1);
+  }
+
+  @Test
+  void learned_showsWhatALearnedSimilarityDiscounts() {
+    io.memloop.Learned l = new io.memloop.Learned(true, 0, null, 0, null, null, 0, null, 0, null, 0.1, List.of(), 0, 96, 64,
+        List.of(0.31, 0.58), 0.42);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> directions = (Map<String, Object>) Inspector.learned(l).get("similarityDirections");
+    assertThat(directions).containsExactly(Map.entry("pairs", 96L), Map.entry("fittedAt", 64L),
+        Map.entry("scales", List.of(0.31, 0.58)), Map.entry("varianceShare", 0.42));
   }
 
   @Test
