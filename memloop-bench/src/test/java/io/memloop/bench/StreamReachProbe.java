@@ -296,24 +296,36 @@ final class StreamReachProbe {
       }
     }
 
-    double[][] fit(List<double[]> diffs, int dim) {
+    /** The mean of {@code x xᵀ} over {@code xs} (d × d, symmetric). */
+    static double[][] secondMoments(List<double[]> xs, int dim) {
       double[][] a = new double[dim][dim];
-      for (double[] x : diffs) {
+      for (double[] x : xs) {
         for (int i = 0; i < dim; i++) {
           for (int j = 0; j <= i; j++) {
             a[i][j] += x[i] * x[j];
           }
         }
       }
-      double trace = 0;
       for (int i = 0; i < dim; i++) {
         for (int j = 0; j <= i; j++) {
-          a[i][j] /= diffs.size();
+          a[i][j] /= xs.size();
           a[j][i] = a[i][j];
         }
-        trace += a[i][i];
       }
-      double g = shrink * trace / dim;
+      return a;
+    }
+
+    static double trace(double[][] a) {
+      double t = 0;
+      for (int i = 0; i < a.length; i++) {
+        t += a[i][i];
+      }
+      return t;
+    }
+
+    double[][] fit(List<double[]> diffs, int dim) {
+      double[][] a = secondMoments(diffs, dim);
+      double g = shrink * trace(a) / dim;
       if (RANK > 0) {
         lowRank(a, g, dim);
         if (AMP > 0 && failDiffs.size() >= 20) {
@@ -489,25 +501,12 @@ final class StreamReachProbe {
     double[] aw; // their coefficients (factor - 1)
 
     void amplify(int dim) {
-      double[][] f = new double[dim][dim];
-      List<double[]> recent = failDiffs.subList(Math.max(0, failDiffs.size() - 512), failDiffs.size());
-      for (double[] x : recent) {
-        double[] tx = shrunk(x);
-        for (int i = 0; i < dim; i++) {
-          for (int j = 0; j <= i; j++) {
-            f[i][j] += tx[i] * tx[j];
-          }
-        }
+      List<double[]> shrunk = new ArrayList<>();
+      for (double[] x : failDiffs.subList(Math.max(0, failDiffs.size() - 512), failDiffs.size())) {
+        shrunk.add(shrunk(x));
       }
-      double trace = 0;
-      for (int i = 0; i < dim; i++) {
-        for (int j = 0; j <= i; j++) {
-          f[i][j] /= recent.size();
-          f[j][i] = f[i][j];
-        }
-        trace += f[i][i];
-      }
-      double g = AMP_SHRINK * trace / dim;
+      double[][] f = secondMoments(shrunk, dim);
+      double g = AMP_SHRINK * trace(f) / dim;
       double[][] saveU = u;
       double[] saveC = c;
       lowRankOf(f, g, dim, AMP);

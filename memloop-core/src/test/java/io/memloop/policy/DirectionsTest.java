@@ -90,6 +90,17 @@ class DirectionsTest {
     return c;
   }
 
+  /** The Rayleigh quotient {@code uᵀ C u}. */
+  private static double rayleigh(double[][] c, double[] u) {
+    double lambda = 0;
+    for (int i = 0; i < u.length; i++) {
+      for (int j = 0; j < u.length; j++) {
+        lambda += u[i] * c[i][j] * u[j];
+      }
+    }
+    return lambda;
+  }
+
   @Test
   void eachFittedDirectionIsAnEigenvectorOfTheCovariance_withTheTopEigenvalues_inRandomCases() {
     SplittableRandom rnd = new SplittableRandom(42);
@@ -215,13 +226,7 @@ class DirectionsTest {
         double[] reference = referenceEigenvalues(window);
         double[][] c = covariance(window);
         for (int e = 0; e < strong; e++) {
-          double[] u = fit.directions()[e];
-          double lambda = 0;
-          for (int i = 0; i < d; i++) {
-            for (int j = 0; j < d; j++) {
-              lambda += u[i] * c[i][j] * u[j];
-            }
-          }
+          double lambda = rayleigh(c, fit.directions()[e]);
           assertThat(lambda).as("trial %d, ring ending at %d, direction %d: λ against %s", trial, end, e,
               Arrays.toString(reference)).isCloseTo(reference[e], within(0.02 * reference[0]));
         }
