@@ -85,6 +85,11 @@ final class TaskLedger {
 
   private static final System.Logger LOG = System.getLogger(TaskLedger.class.getName());
 
+  /** The object a namespace's read-modify-write of its entries synchronises on. */
+  private Object lock(String namespace) {
+    return locks.computeIfAbsent(namespace, k -> new Object());
+  }
+
   TaskLedger(MemoryStore store, int embedderBlocks) {
     this(store, embedderBlocks, true, false);
   }
@@ -404,7 +409,7 @@ final class TaskLedger {
    * proportional to how often agents ignore what they are shown.)
    */
   void hiddenAttemptRepeated(String namespace) {
-    synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+    synchronized (lock(namespace)) {
       double[] d = store.ledger(namespace, List.of("d")).getOrDefault("d", new double[4]).clone();
       d[2]++;
       store.putLedger(namespace, Map.of("d", d));
@@ -481,13 +486,7 @@ final class TaskLedger {
       return;
     }
     if (background != null) {
-      if (refitting.add(namespace)) {
-        try {
-          background.execute(() -> refitLater(namespace, r, query.length));
-        } catch (java.util.concurrent.RejectedExecutionException e) { // closing: the next engine's reward refits
-          refitting.remove(namespace);
-        }
-      }
+      queueRefit(background, namespace, r, query.length);
       return;
     }
     Directions.Fit fit = Directions.fit(ring(namespace, pairs, query.length, added), r, reshaped(previous, r, query.length)
@@ -549,7 +548,7 @@ final class TaskLedger {
     try {
       long pairs;
       Directions.Fit previous;
-      synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+      synchronized (lock(namespace)) {
         double[] pr = store.ledger(namespace, List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
         if (pr == null || pr.length < 2) {
           return;
@@ -565,7 +564,7 @@ final class TaskLedger {
         return;
       }
       Directions.Fit fit = Directions.fit(diffs, r, reshaped(previous, r, d) ? null : previous, pairs);
-      synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+      synchronized (lock(namespace)) {
         double[] now = store.ledger(namespace, List.of(Directions.PAIRS_KEY)).get(Directions.PAIRS_KEY);
         if (now == null || now.length < 2 || (long) now[1] >= pairs) {
           return; // the ledger was reset, or a later fit is there
@@ -582,10 +581,20 @@ final class TaskLedger {
     } finally {
       refitting.remove(namespace);
     }
-    if (again && refitting.add(namespace)) {
+    if (again && background != null) {
+      queueRefit(background, namespace, r, d);
+    }
+  }
+
+  /**
+   * Queues {@link #refitLater} for {@code namespace} on {@code executor} unless one is queued or running already; a
+   * closing executor refuses it, and the next engine's due reward refits instead.
+   */
+  private void queueRefit(java.util.concurrent.ExecutorService executor, String namespace, int r, int d) {
+    if (refitting.add(namespace)) {
       try {
-        background.execute(() -> refitLater(namespace, r, d));
-      } catch (java.util.concurrent.RejectedExecutionException e) { // closing
+        executor.execute(() -> refitLater(namespace, r, d));
+      } catch (java.util.concurrent.RejectedExecutionException e) {
         refitting.remove(namespace);
       }
     }
@@ -600,7 +609,7 @@ final class TaskLedger {
     boolean success = centred > 0;
     double unit = (reward - config.rewardMin()) / (config.rewardMax() - config.rewardMin());
     List<String> credited = used != null ? used : note.assumedUsed().isEmpty() ? List.of() : List.of(note.assumedUsed());
-    synchronized (locks.computeIfAbsent(namespace, k -> new Object())) {
+    synchronized (lock(namespace)) {
       String taskKey = "t:" + note.context();
       List<String> keys = new ArrayList<>(List.of(taskKey, "n", "r", SWEEP_KEY));
       if (noteDepth != TaskNote.NO_DRAW) {
