@@ -115,7 +115,7 @@ public enum Knob {
       .doc("A task past exploreBudget explorations keeps exploring while the probability that exploring pays in "
           + "the namespace is above this (1: never past the budget; exploreBudget 0 still means never)."),
       MemLoopConfig::exploreBeyondBudget),
-  FIRST_ENCOUNTER_K1(Spec.integer("firstEncounterK1", 0, MemLoopConfig.MAX_K1).is("8").in(Preset.MEMRL, "0")
+  FIRST_ENCOUNTER_K1(Spec.integer("firstEncounterK1", 0, MemLoopConfig.MAX_K1).is("32").in(Preset.MEMRL, "0")
       .in(Preset.SIMILARITY, "0").before("0")
       .doc("Phase A: how many intents a task's retrieval recalls while the task has no record of its own (as for "
           + "firstEncounterK2, which it needs above k2), when more than k1; 0: k1."),
@@ -132,7 +132,8 @@ public enum Knob {
           + "and taskLearning ON, each candidate's similarity is the blocks' cosines weighed by how well each block's "
           + "ranking has foretold the namespace's rewards; else the plain cosine."),
       MemLoopConfig::similarityBlocks),
-  SIMILARITY_DIRECTIONS(Spec.integer("similarityDirections", 0, io.memloop.policy.Directions.MAX).is("0").before("0")
+  SIMILARITY_DIRECTIONS(Spec.integer("similarityDirections", 0, io.memloop.policy.Directions.MAX).is("8")
+      .in(Preset.MEMRL, "0").in(Preset.SIMILARITY, "0").before("0")
       .doc("Phase B: with taskLearning ON and vectors of one block, rank by a similarity the namespace learns from its "
           + "rewards: the cosine after discounting this many directions in which the intents of a successful "
           + "episode's query and the memory it used differ most (wording that does not tell one kind of task from "

@@ -75,14 +75,13 @@ public final class OfflineLearning {
     if (!config.taskLearning().perTask()) {
       throw MemLoopException.invalid("config", "learns nothing per task (taskLearning=" + config.taskLearning() + ")");
     }
-    if (config.similarityDirections() > 0) {
-      throw MemLoopException.invalid("config", "similarityDirections=" + config.similarityDirections() + ": a similarity "
-          + "learned from the namespace's queries and memories' vectors cannot be replayed from a log, which holds neither; "
-          + "evaluate the configuration with similarityDirections=0");
-    }
-    this.config = config;
-    // the logged similarity of each candidate is used as its own (see choose); exploration by ε is not evaluated
-    this.selection = config.toBuilder().set("similarityScope", "INTENT_GROUP").set("epsilon", "0")
+    // The logged similarity of each candidate is used as its own (see choose). A learned similarity
+    // (similarityDirections) is not fitted again: a log holds neither the queries nor the memories' vectors, but where
+    // the logging policy learned one with as many directions, each candidate's logged similarity is the learned one,
+    // fitted on the same successful pairs this replay would credit (the caller checks that, CandidatePolicy#unseeable).
+    this.config = config.similarityDirections() == 0 ? config : config.toBuilder().similarityDirections(0).build();
+    // exploration by ε is not evaluated
+    this.selection = this.config.toBuilder().set("similarityScope", "INTENT_GROUP").set("epsilon", "0")
         .set("exploration", "NONE").build();
   }
 

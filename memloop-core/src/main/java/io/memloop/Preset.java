@@ -23,7 +23,9 @@ public enum Preset {
    * are merged into one failure note ({@code consolidation=MERGE_FAILURES}), similarity is normalised over the pool (no per-model
    * constants), per-task learning with exploration is on ({@code taskLearning=ON}), a remember naming its
    * episode's retrieval joins an intent that retrieval recalled without searching again
-   * ({@code mergeScope=RETRIEVED}), a task with no record of its own is shown eight memories of its eight nearest
+   * ({@code mergeScope=RETRIEVED}), similarity is the cosine after discounting the eight directions in which the
+   * intents of a successful episode's query and the memory it used differ most, learned per namespace from its
+   * rewards ({@code similarityDirections}), a task with no record of its own is shown eight memories of its 32 nearest
    * intents ({@code firstEncounterK2}, {@code firstEncounterK1}), newer ones first where a success there has gone stale
    * and tasks seldom come back ({@code freshness}), and λ = 0: the
    * global Q is learned but does not reorder the selection, because every ranking by it we measured

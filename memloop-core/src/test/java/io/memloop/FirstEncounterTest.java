@@ -100,8 +100,8 @@ class FirstEncounterTest {
   void aNewTask_recallsFirstEncounterK1Intents_aKnownOneK1() {
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT);
     assertThat(config.k1()).isEqualTo(5);
-    assertThat(config.firstEncounterK1()).isEqualTo(8);
-    try (MemLoop loop = eightIntents(config)) {
+    assertThat(config.firstEncounterK1()).isEqualTo(32);
+    try (MemLoop loop = eightIntents(config)) { // all eight of the wider recall: fewer intents than 32 in the store
       Intent task = Intent.of("a task never seen", axis0(16));
       Retrieval first = loop.retrieve("ns", task);
       assertThat(first.candidates()).hasSize(8);
@@ -109,7 +109,7 @@ class FirstEncounterTest {
           .containsExactly("what worked for 1", "what worked for 2", "what worked for 3", "what worked for 4",
               "what worked for 5", "what worked for 6", "what worked for 7", "what worked for 8");
       assertThat(loop.explain("ns", Intent.of("another task never seen", axis0(16))).steps())
-          .anySatisfy(step -> assertThat(step.detail()).contains("recalled from up to firstEncounterK1 = 8 intents instead of k1 = 5"));
+          .anySatisfy(step -> assertThat(step.detail()).contains("recalled from up to firstEncounterK1 = 32 intents instead of k1 = 5"));
       loop.reward("ns", first.id(), 1.0);
       // with a record of its own, the task's recall is the top k1 of the wider one, as without the knob
       Retrieval again = loop.retrieve("ns", task);

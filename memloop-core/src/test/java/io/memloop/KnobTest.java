@@ -48,7 +48,7 @@ class KnobTest {
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
           + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=8, "
-          + "exploreBeyondBudget=0.9, firstEncounterK1=8, freshness=0.75, similarityBlocks=0, similarityDirections=0}");
+          + "exploreBeyondBudget=0.9, firstEncounterK1=32, freshness=0.75, similarityBlocks=0, similarityDirections=8}");
 
   @Test
   void table_isTheRecordsComponents_inOrder_withTheirTypes() {
@@ -257,7 +257,8 @@ class KnobTest {
     before.remove("similarityBlocks");
     before.remove("similarityDirections");
     assertThat(MemLoopConfig.fromSettings(before))
-        .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK1(0).freshness(0).build());
+        .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK1(0).freshness(0)
+            .similarityDirections(0).build());
     assertThatThrownBy(() -> MemLoopConfig.fromSettings(Map.of())).hasMessage("k1: is missing from the recorded settings");
   }
 

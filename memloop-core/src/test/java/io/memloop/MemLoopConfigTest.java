@@ -98,7 +98,8 @@ class MemLoopConfigTest {
     assertThat(MemLoopConfig.preset(Preset.MEMRL).differences(MemLoopConfig.preset(Preset.DEFAULT)))
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
-            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> MERGE_FAILURES", "firstEncounterK2 0 -> 8", "firstEncounterK1 0 -> 8", "freshness 0.0 -> 0.75",
+            "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> MERGE_FAILURES", "firstEncounterK2 0 -> 8", "firstEncounterK1 0 -> 32", "freshness 0.0 -> 0.75",
+            "similarityDirections 0 -> 8",
             "taskLearning OFF -> ON",
             "mergeScope NEAREST -> RETRIEVED");
   }

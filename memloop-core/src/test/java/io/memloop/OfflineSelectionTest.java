@@ -76,8 +76,8 @@ class OfflineSelectionTest {
     MemLoopConfig lower = memrl.toBuilder().similarityThreshold(0.3).build();
     assertThat(OfflineSelection.recall(intents(3), lower, 8, memrl).complete()).isFalse();
     assertThat(OfflineSelection.recall(intents(3), lower, 2, memrl).complete()).isTrue();
-    // a log of the default's wider first recall (eight intents, more than its k1) holds eight
-    MemLoopConfig dflt = MemLoopConfig.preset(Preset.DEFAULT);
+    // a log of a wider first recall (eight intents, more than its k1) holds eight
+    MemLoopConfig dflt = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK1(8).build();
     assertThat(OfflineSelection.recall(intents(8), dflt, 8, dflt).complete()).isTrue();
     assertThat(OfflineSelection.recall(intents(8), dflt, 9, dflt).complete()).isFalse();
     assertThat(OfflineSelection.recall(intents(5), dflt, 8, memrl).complete()).as("default's first recall on memrl's log").isFalse();

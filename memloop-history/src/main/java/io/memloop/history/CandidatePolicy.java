@@ -86,11 +86,18 @@ final class CandidatePolicy {
           + "models' mean): its ranking cannot be replayed along this log (evaluate it with similarityBlocks=1, or online)",
           name, weighed, n));
     }
-    if (config.similarityDirections() > 0 && config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.ON) {
-      out.add(String.format(java.util.Locale.ROOT, "'%s' ranks by a similarity it learns from the namespace's queries and "
-          + "the vectors of the memories they used (similarityDirections=%d), and a log carries neither: its ranking cannot "
-          + "be replayed along this log (evaluate it with similarityDirections=0, or online)", name,
-          config.similarityDirections()));
+    // A log holds each candidate's similarity as the logging policy ranked by it: the learned one where that policy
+    // learned one (similarityDirections), fitted on the successful pairs a replay credits too, else the cosine. So the
+    // candidate's own similarity is in the log only where it learns as many directions as the logging policy did.
+    long otherSimilarity = decisions.stream().filter(d -> learnedDirections(d.config(), embedderBlocks.getOrDefault(d.ns(), 1))
+        != learnedDirections(config, embedderBlocks.getOrDefault(d.ns(), 1))).count();
+    if (otherSimilarity > 0) {
+      int logged = decisions.stream().mapToInt(d -> learnedDirections(d.config(), embedderBlocks.getOrDefault(d.ns(), 1)))
+          .filter(v -> v != learnedDirections(config, 1)).findFirst().orElse(0);
+      out.add(String.format(java.util.Locale.ROOT, "'%s' ranks by %s, and in %d of %d decisions the logging policy ranked "
+          + "by %s: the log holds the logging policy's similarity of each candidate (not the queries or the memories' "
+          + "vectors), so its ranking cannot be replayed there (evaluate it with similarityDirections=%d as logged, or "
+          + "online)", name, similarityName(learnedDirections(config, 1)), otherSimilarity, n, similarityName(logged), logged));
     }
     if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
       out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
@@ -127,6 +134,16 @@ final class CandidatePolicy {
       }
     }
     return out;
+  }
+
+  /** How many directions a namespace of {@code blocks} blocks learns under {@code c}; 0 when it ranks by the cosine. */
+  private static int learnedDirections(MemLoopConfig c, int blocks) {
+    return io.memloop.policy.Directions.on(c, io.memloop.policy.Blocks.count(c, blocks)) ? c.similarityDirections() : 0;
+  }
+
+  private static String similarityName(int directions) {
+    return directions == 0 ? "the cosine"
+        : "a similarity learned from rewards (similarityDirections=" + directions + ")";
   }
 
   private boolean sameUtilityLearning(MemLoopConfig logged) {

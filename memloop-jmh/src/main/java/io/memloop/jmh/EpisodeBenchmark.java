@@ -89,10 +89,10 @@ public class EpisodeBenchmark {
   public int similarityBlocks;
 
   /**
-   * The preset's {@code similarityDirections} changed to this (0: the plain cosine): half the episodes succeed here, each
-   * a pair the learned similarity is refitted from every 32.
+   * The preset's {@code similarityDirections} changed to this (-1: the preset's own, 8 in the default; 0: the plain
+   * cosine): half the episodes succeed here, each a pair the learned similarity is refitted from every 32.
    */
-  @Param({"0"})
+  @Param({"-1"})
   public int similarityDirections;
 
   /**
@@ -118,7 +118,7 @@ public class EpisodeBenchmark {
     if (firstEncounterK1 >= 0) {
       config = config.toBuilder().firstEncounterK1(firstEncounterK1).build();
     }
-    if (similarityDirections > 0) {
+    if (similarityDirections >= 0) {
       config = config.toBuilder().similarityDirections(similarityDirections).build();
     }
     if (similarityBlocks >= 0) {

@@ -40,8 +40,14 @@ public final class Ablation {
     m.put("default-k5", DEFAULT.toBuilder().k2(5).build()); // beside rag-k5: both show five memories
     // a task with no record of its own sees k2 = 3 like every other, not eight (the default's firstEncounterK2)
     m.put("default-narrow-first", DEFAULT.toBuilder().firstEncounterK2(0).build());
-    // a task with no record of its own is shown eight from the k1 = 5 nearest intents, not from eight
+    // a task with no record of its own is shown eight from the k1 = 5 nearest intents, not from 32
     m.put("default-narrow-first-recall", DEFAULT.toBuilder().firstEncounterK1(0).build());
+    // ... from its eight nearest intents (the default of 2026-11-26 to 2026-11-27)
+    m.put("default-eight-intents-first", DEFAULT.toBuilder().firstEncounterK1(8).build());
+    // ranked by the plain cosine, no similarity learned from rewards (similarityDirections)
+    m.put("default-no-learned-similarity", DEFAULT.toBuilder().similarityDirections(0).build());
+    // neither: the default of 2026-11-27 before the learned similarity was part of it
+    m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8).build());
     // a task with no record of its own is shown the similarity order even where a success has gone stale
     m.put("default-no-freshness", DEFAULT.toBuilder().freshness(0).build());
     // with a two-model embedder (--embedder minilm+hashing): the whole vectors' cosine, no learned block weights

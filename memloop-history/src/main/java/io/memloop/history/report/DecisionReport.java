@@ -41,7 +41,11 @@ public final class DecisionReport {
     MemLoopConfig memrl = MemLoopConfig.preset(Preset.MEMRL);
     c.put("memrl", memrl);
     c.put("similarity", MemLoopConfig.preset(Preset.SIMILARITY));
-    c.put("default", MemLoopConfig.preset(Preset.DEFAULT));
+    MemLoopConfig dflt = MemLoopConfig.preset(Preset.DEFAULT);
+    c.put("default", dflt);
+    // a log holds the similarity its policy ranked by: where that was the cosine, the default's learned similarity is
+    // not in it (flagged), and this is the default as such a log can show it
+    c.put("default:similarityDirections=0", dflt.toBuilder().similarityDirections(0).build());
     c.put("memrl:k2=1", memrl.toBuilder().set("k2", "1").build());
     c.put("memrl:lambda=1", memrl.toBuilder().set("lambda", "1").build());
     return c;
