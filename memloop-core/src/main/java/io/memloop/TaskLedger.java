@@ -356,7 +356,8 @@ final class TaskLedger {
    * @param config the namespace's configuration (how many blocks its vectors split into)
    */
   Learned learned(String namespace, MemLoopConfig config) {
-    Map<String, double[]> entries = store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY));
+    Map<String, double[]> entries =
+        store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
@@ -369,7 +370,8 @@ final class TaskLedger {
       }
     }
     double[] pairs = entries.get(Directions.PAIRS_KEY);
-    Directions.Fit fit = pairs == null ? null : fittedAnyDimension(namespace, pairs);
+    double[] head = entries.get(Directions.FIT_KEY); // [pairs at the fit, r, d, ...]: the fit's dimension, whatever it is
+    Directions.Fit fit = head == null || head.length < 3 ? null : fitted(namespace, pairs, (int) head[2]);
     List<Double> scales = new ArrayList<>();
     Double share = null;
     if (fit != null) {
@@ -383,12 +385,6 @@ final class TaskLedger {
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
         scales, share);
-  }
-
-  /** The namespace's latest fit whatever its dimension (the one its entry {@link Directions#FIT_KEY} records). */
-  private Directions.@Nullable Fit fittedAnyDimension(String namespace, double[] pairs) {
-    double[] head = store.ledger(namespace, List.of(Directions.FIT_KEY)).get(Directions.FIT_KEY);
-    return head == null || head.length < 3 ? null : fitted(namespace, pairs, (int) head[2]);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -89,15 +89,23 @@ final class CandidatePolicy {
     // A log holds each candidate's similarity as the logging policy ranked by it: the learned one where that policy
     // learned one (similarityDirections), fitted on the successful pairs a replay credits too, else the cosine. So the
     // candidate's own similarity is in the log only where it learns as many directions as the logging policy did.
-    long otherSimilarity = decisions.stream().filter(d -> learnedDirections(d.config(), embedderBlocks.getOrDefault(d.ns(), 1))
-        != learnedDirections(config, embedderBlocks.getOrDefault(d.ns(), 1))).count();
+    long otherSimilarity = 0;
+    int mine = 0;
+    int logged = 0; // of the first decision where the two differ
+    for (OffPolicyEvaluation.Decision d : decisions) {
+      int blocks = embedderBlocks.getOrDefault(d.ns(), 1);
+      int candidate = learnedDirections(config, blocks);
+      int theirs = learnedDirections(d.config(), blocks);
+      if (candidate != theirs && otherSimilarity++ == 0) {
+        mine = candidate;
+        logged = theirs;
+      }
+    }
     if (otherSimilarity > 0) {
-      int logged = decisions.stream().mapToInt(d -> learnedDirections(d.config(), embedderBlocks.getOrDefault(d.ns(), 1)))
-          .filter(v -> v != learnedDirections(config, 1)).findFirst().orElse(0);
       out.add(String.format(java.util.Locale.ROOT, "'%s' ranks by %s, and in %d of %d decisions the logging policy ranked "
           + "by %s: the log holds the logging policy's similarity of each candidate (not the queries or the memories' "
           + "vectors), so its ranking cannot be replayed there (evaluate it with similarityDirections=%d as logged, or "
-          + "online)", name, similarityName(learnedDirections(config, 1)), otherSimilarity, n, similarityName(logged), logged));
+          + "online)", name, similarityName(mine), otherSimilarity, n, similarityName(logged), logged));
     }
     if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
       out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
