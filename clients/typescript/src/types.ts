@@ -228,6 +228,11 @@ export interface Learned {
    * before a fit) and the share of the pairs' variation those directions hold (null before a fit).
    */
   similarityDirections: { pairs: number; fittedAt: number; scales: number[]; varianceShare: number | null };
+  /**
+   * With the texts' similarity mixed in for new tasks (knob `textSimilarity`): the weights of the vectors' similarity
+   * and of the texts', in that order (empty when it is not), learned from `updates` rewards. Absent from older servers.
+   */
+  textSimilarity?: { weights: number[]; updates: number };
 }
 
 /** One minute's activity. */

@@ -101,6 +101,7 @@ function Learned({ learned, model }) {
   const weights = learned.similarityBlocks?.weights ?? [];
   const directions = learned.similarityDirections;
   const scales = directions?.scales ?? [];
+  const text = learned.textSimilarity;
   const models = model?.id?.split("+") ?? [];
   return (
     <>
@@ -134,6 +135,11 @@ function Learned({ learned, model }) {
               {scales.length === 0 ? "not fitted yet (every 32 successes)" : <>it discounts {scales.length} directions
                 holding {pct(directions.varianceShare)} of that wording's variation, each scaled to{" "}
                 {scales.map((x) => num(x, 2)).join(", ")} (fitted at {int(directions.fittedAt)})</>}</li>
+          )}
+          {text && text.weights?.length === 2 && text.updates > 0 && (
+            <li id="text-weights">For a task never seen, the words its text shares with each memory's intent beside the
+              vectors' similarity, learned from {int(text.updates)} rewards: vectors {pct(text.weights[0])}, texts{" "}
+              {pct(text.weights[1])}</li>
           )}
         </ul>
       )}

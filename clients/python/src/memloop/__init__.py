@@ -59,6 +59,7 @@ from ._models import (
     RewardResult,
     SimilarityBlocks,
     SimilarityDirections,
+    TextSimilarity,
     Sort,
     Stats,
     UpdatedMemory,
@@ -72,7 +73,7 @@ __all__ = [
     "UnexpectedResponse",  # memloop.ConnectionError too, left out here so that `import *` keeps the built-in name
     "Memory", "Candidate", "Retrieval", "UtilityChange", "UpdatedMemory", "RewardResult", "EpisodeEnd",
     "MemoryPage", "EmbeddingModel", "Stats", "Config", "Outcome", "Sort", "Order",
-    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "SimilarityDirections", "Activity", "ActivityBucket", "Events", "ActivityEvent",
+    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "SimilarityDirections", "TextSimilarity", "Activity", "ActivityBucket", "Events", "ActivityEvent",
     "MemoryHistory", "QPoint", "MemoryRetrieval", "Neighbours", "Neighbour", "Explanation", "ExplainConfig",
     "Recalled", "ExplainCandidate", "ExplainStep", "DecisionReport",
 ]

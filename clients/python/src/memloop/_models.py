@@ -384,12 +384,22 @@ class SimilarityDirections:
 
 
 @dataclass(frozen=True)
+class TextSimilarity:
+    """With the texts' similarity mixed in for new tasks (knob ``textSimilarity``): the weights of the vectors'
+    similarity and of the texts', in that order (empty when it is not), learned from ``updates`` rewards.
+    """
+
+    weights: List[float] = _wire("weights", _numbers)
+    updates: int = _wire("updates", _integer)
+
+
+@dataclass(frozen=True)
 class Learned:
     """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
 
     ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
-    from servers older than it); ``similarity_blocks`` and ``similarity_directions``: None from servers older than
-    them.
+    from servers older than it); ``similarity_blocks``, ``similarity_directions`` and ``text_similarity``: None from
+    servers older than them.
     """
 
     task_learning: bool = _wire("taskLearning", _boolean)
@@ -400,6 +410,8 @@ class Learned:
                                                           model=SimilarityBlocks, absent=_absent)
     similarity_directions: Optional[SimilarityDirections] = _wire(
         "similarityDirections", _nested(SimilarityDirections), model=SimilarityDirections, absent=_absent)
+    text_similarity: Optional[TextSimilarity] = _wire(
+        "textSimilarity", _nested(TextSimilarity), model=TextSimilarity, absent=_absent)
 
 
 @dataclass(frozen=True)

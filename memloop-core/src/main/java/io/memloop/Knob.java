@@ -139,7 +139,15 @@ public enum Knob {
           + "episode's query and the memory it used differ most (wording that does not tell one kind of task from "
           + "another); refitted every " + io.memloop.policy.Directions.REFIT_EVERY + " successes from the latest "
           + io.memloop.policy.Directions.RING + " (0: the plain cosine)."),
-      MemLoopConfig::similarityDirections);
+      MemLoopConfig::similarityDirections),
+  TEXT_SIMILARITY(Spec.choice("textSimilarity", MemLoopConfig.TextSimilarity.class).is("LEARNED")
+      .in(Preset.MEMRL, "OFF").in(Preset.SIMILARITY, "OFF").before("OFF")
+      .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON and vectors "
+          + "of one block), LEARNED also compares the query's text with each candidate's intent text by the words, "
+          + "word pairs and character trigrams they share, and ranks by the two similarities weighed by how well each "
+          + "has foretold the namespace's rewards (equal until one stands two standard errors ahead; a query given "
+          + "without text keeps the vectors' similarity); OFF: the vectors' similarity alone."),
+      MemLoopConfig::textSimilarity);
 
   /** The kind of value a knob takes. */
   public enum Type {

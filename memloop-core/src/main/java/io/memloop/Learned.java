@@ -33,16 +33,32 @@ import org.jspecify.annotations.Nullable;
  *     (0, 1]), in decreasing order of how much a kind's wordings vary along it; empty before the first fit
  * @param directionsVarianceShare the share of the pairs' variation those directions hold (what the fit discounts);
  *     absent before the first fit
+ * @param textWeights with the texts' similarity mixed in for new tasks ({@link MemLoopConfig#textSimilarity()}), the
+ *     weights of the vectors' similarity and of the texts', in that order; empty when it is not
+ * @param textUpdates the rewards those weights were learned from
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
     @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
     @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
     @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
-    long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare) {
+    long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare,
+    List<Double> textWeights, long textUpdates) {
   public Learned {
     blockWeights = List.copyOf(blockWeights);
     directionScales = List.copyOf(directionScales);
+    textWeights = List.copyOf(textWeights);
+  }
+
+  /** What a namespace learned, with no texts' similarity. */
+  public Learned(boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
+      @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
+      @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
+      @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
+      long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare) {
+    this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
+        wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, recurrence, blockWeights, blockUpdates,
+        similarityPairs, similarityFittedAt, directionScales, directionsVarianceShare, List.of(), 0);
   }
 
   /** What a namespace learned, with no learned similarity. */

@@ -50,7 +50,8 @@ public record MemLoopConfig(
     int firstEncounterK1,
     double freshness,
     int similarityBlocks,
-    int similarityDirections) {
+    int similarityDirections,
+    TextSimilarity textSimilarity) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -175,6 +176,20 @@ public record MemLoopConfig(
     NEWEST
   }
 
+  /**
+   * Whether a task with no record of its own is also ranked by the words its text shares with each candidate's intent
+   * ({@link io.memloop.policy.TextChannel}).
+   */
+  public enum TextSimilarity {
+    /** The vectors' similarity alone. */
+    OFF,
+    /**
+     * The vectors' similarity and the texts' lexical similarity, weighed by how well each has foretold the
+     * namespace's rewards (equal until one stands clearly ahead).
+     */
+    LEARNED
+  }
+
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order ({@link Knob}). */
   public static final List<String> KNOBS = Knob.names();
 
@@ -207,7 +222,7 @@ public record MemLoopConfig(
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
         mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks,
-        similarityDirections});
+        similarityDirections, textSimilarity});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -225,7 +240,8 @@ public record MemLoopConfig(
         (MergeScope) Knob.MERGE_SCOPE.in(v), (double) Knob.GAMMA.in(v), (NoteDepth) Knob.NOTE_DEPTH.in(v),
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
         (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
-        (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v));
+        (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v),
+        (TextSimilarity) Knob.TEXT_SIMILARITY.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -379,6 +395,7 @@ public record MemLoopConfig(
     public Builder freshness(double v) { return put(Knob.FRESHNESS, v); }
     public Builder similarityBlocks(int v) { return put(Knob.SIMILARITY_BLOCKS, v); }
     public Builder similarityDirections(int v) { return put(Knob.SIMILARITY_DIRECTIONS, v); }
+    public Builder textSimilarity(TextSimilarity v) { return put(Knob.TEXT_SIMILARITY, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

@@ -79,7 +79,9 @@ public final class OfflineLearning {
     // (similarityDirections) is not fitted again: a log holds neither the queries nor the memories' vectors, but where
     // the logging policy learned one with as many directions, each candidate's logged similarity is the learned one,
     // fitted on the same successful pairs this replay would credit (the caller checks that, CandidatePolicy#unseeable).
-    this.config = config.similarityDirections() == 0 ? config : config.toBuilder().similarityDirections(0).build();
+    // The same holds for the texts' similarity (textSimilarity), which a logged pool has no texts for.
+    this.config = config.similarityDirections() == 0 && config.textSimilarity() == MemLoopConfig.TextSimilarity.OFF ? config
+        : config.toBuilder().similarityDirections(0).textSimilarity(MemLoopConfig.TextSimilarity.OFF).build();
     // exploration by ε is not evaluated
     this.selection = this.config.toBuilder().set("similarityScope", "INTENT_GROUP").set("epsilon", "0")
         .set("exploration", "NONE").build();

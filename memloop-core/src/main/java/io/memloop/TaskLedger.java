@@ -4,6 +4,7 @@ import io.memloop.policy.Blocks;
 import io.memloop.policy.Directions;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
+import io.memloop.policy.TextChannel;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
 import io.memloop.store.RetrievalRecord;
@@ -177,6 +178,11 @@ final class TaskLedger {
     if (learnsSimilarity) {
       keys.add(Directions.PAIRS_KEY);
     }
+    boolean text = TextChannel.on(config, blockCount) && intent.text() != null
+        && !TextChannel.isTheVector(intent.text(), query);
+    if (text) {
+      keys.add(TextChannel.LEDGER_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -202,7 +208,9 @@ final class TaskLedger {
     Directions.Fit fit = learnsSimilarity ? fitted(namespace, entries.get(Directions.PAIRS_KEY), query.length) : null;
     TaskView view = new TaskView(task, (int) t[0], (int) t[1], explorationProbability(n), net, halfRange(config),
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
-        blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit);
+        blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit,
+        text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
+        text ? intent.text() : null);
     return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
 
@@ -357,7 +365,8 @@ final class TaskLedger {
    */
   Learned learned(String namespace, MemLoopConfig config) {
     Map<String, double[]> entries =
-        store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY));
+        store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY,
+            TextChannel.LEDGER_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
@@ -367,6 +376,13 @@ final class TaskLedger {
     if (blocks > 1) {
       for (double w : Blocks.weights(b, blocks)) {
         weights.add(w);
+      }
+    }
+    double[] x = entries.get(TextChannel.LEDGER_KEY);
+    List<Double> text = new ArrayList<>();
+    if (TextChannel.on(config, blocks)) {
+      for (double w : Blocks.weights(x, TextChannel.CHANNELS)) {
+        text.add(w);
       }
     }
     double[] pairs = entries.get(Directions.PAIRS_KEY);
@@ -384,7 +400,7 @@ final class TaskLedger {
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
-        scales, share);
+        scales, share, text, TextChannel.on(config, blocks) ? Blocks.updates(x, TextChannel.CHANNELS) : 0);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {
@@ -624,6 +640,10 @@ final class TaskLedger {
       if (blockZ != null) {
         keys.add(Blocks.LEDGER_KEY);
       }
+      double[] textZ = TextChannel.creditedZ(retrieval.annotations(), retrieval.candidates(), credited);
+      if (textZ != null) {
+        keys.add(TextChannel.LEDGER_KEY);
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -665,6 +685,9 @@ final class TaskLedger {
       }
       if (blockZ != null) {
         out.put(Blocks.LEDGER_KEY, Blocks.update(entries.get(Blocks.LEDGER_KEY), unit, blockZ));
+      }
+      if (textZ != null) {
+        out.put(TextChannel.LEDGER_KEY, Blocks.update(entries.get(TextChannel.LEDGER_KEY), unit, textZ));
       }
       if (similarityQuery != null) {
         learnSimilarity(namespace, similarityQuery, credited, entries.get(Directions.PAIRS_KEY), config, out);

@@ -148,11 +148,12 @@ class ExplainTest {
   void learned_readsTheNamespacesLedger_andIsNoneWithTaskLearningOff() {
     try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT), 1)) {
       Learned fresh = loop.learned("ns");
-      assertThat(fresh).isEqualTo(new Learned(true, 0, null, 0, null, null, 0, null, 0, null));
+      assertThat(fresh).isEqualTo(new Learned(true, 0, null, 0, null, null, 0, null, 0, null, null, List.of(), 0, 0, 0,
+          List.of(), null, List.of(0.5, 0.5), 0)); // the vectors' and the texts' similarity, equal before any reward
       loop.store().putLedger("ns", Map.of("n", new double[] {2, 1, 4, 3}, "d", new double[] {5, 2.5, 1, 0}));
       Learned l = loop.learned("ns");
       assertThat(l).isEqualTo(new Learned(true, 2, 0.5, 4, 0.75, TaskLedger.explorationProbability(new double[] {2, 1, 4, 3}),
-          5, 0.5, 1, 0.0));
+          5, 0.5, 1, 0.0, null, List.of(), 0, 0, 0, List.of(), null, List.of(0.5, 0.5), 0));
       loop.store().putLedger("ns", Map.of("r", new double[] {8, 6}));
       assertThat(loop.learned("ns").recurrence()).isEqualTo(0.7); // (6 + 1) / (8 + 2)
       assertThat(loop.learned("ns").blockWeights()).isEmpty(); // one model's vectors

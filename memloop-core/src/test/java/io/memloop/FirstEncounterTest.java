@@ -98,7 +98,9 @@ class FirstEncounterTest {
 
   @Test
   void aNewTask_recallsFirstEncounterK1Intents_aKnownOneK1() {
-    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT);
+    // the recall alone: the order of the vectors' similarity, not reordered by the texts' words (textSimilarity)
+    MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF)
+        .build();
     assertThat(config.k1()).isEqualTo(5);
     assertThat(config.firstEncounterK1()).isEqualTo(32);
     try (MemLoop loop = eightIntents(config)) { // all eight of the wider recall: fewer intents than 32 in the store

@@ -131,7 +131,8 @@ class SimilarityBlocksTest {
 
   @Test
   void withoutBlocks_nothingCarriesFromOneNewTaskToTheNext() {
-    try (MemLoop loop = engine(MemLoopConfig.builder().similarityBlocks(1).build())) {
+    try (MemLoop loop = engine(MemLoopConfig.builder().similarityBlocks(1)
+        .textSimilarity(MemLoopConfig.TextSimilarity.OFF).build())) { // one block, and not the texts' words either
       assertThat(afterRounds(loop, 30)).isEqualTo("the look-alike's way");
       assertThat(loop.explain("ns", Intent.ofText("a new task")).steps().get(0).detail()).doesNotContain("blocks");
     }

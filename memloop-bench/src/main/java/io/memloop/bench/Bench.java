@@ -167,6 +167,10 @@ public final class Bench {
         if (ragTop > 0) {
           yield RagStrategy.top(ragTop);
         }
+        int hybridTop = BenchOptions.ragHybridTop(name);
+        if (hybridTop > 0) {
+          yield RagStrategy.hybrid(hybridTop);
+        }
         MemLoopConfig engine = BenchOptions.engineConfig(name);
         if (engine == null) {
           throw MemLoopException.invalid("strategies", "unknown strategy '" + name + "'");

@@ -66,6 +66,21 @@ public record BenchOptions(
   private static final java.util.regex.Pattern RAG_TOP = java.util.regex.Pattern.compile("rag-k([1-9][0-9]?)");
 
   /**
+   * N of a {@code rag-hybrid-kN} baseline (hybrid retrieval showing N: {@link RagStrategy#hybrid}), or 0 if
+   * {@code name} is not one: N from 1 to {@link #MAX_RAG_TOP}.
+   */
+  public static int ragHybridTop(String name) {
+    java.util.regex.Matcher m = RAG_HYBRID_TOP.matcher(name);
+    if (!m.matches()) {
+      return 0;
+    }
+    int n = Integer.parseInt(m.group(1));
+    return n <= MAX_RAG_TOP ? n : 0;
+  }
+
+  private static final java.util.regex.Pattern RAG_HYBRID_TOP = java.util.regex.Pattern.compile("rag-hybrid-k([1-9][0-9]?)");
+
+  /**
    * N of a {@code rag-kN} baseline (plain RAG showing the N most similar memories), or 0 if {@code name} is not one:
    * N from 1 to {@link #MAX_RAG_TOP}, except the k2 of {@code rag} itself (3), which is {@code rag}.
    */
@@ -181,10 +196,9 @@ public record BenchOptions(
       if (engineConfig(s) != null) {
         continue; // an engine strategy, with or without knobs changed: its knobs were checked
       }
-      if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0) {
+      if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0 && ragHybridTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
-            + String.join(", ", STRATEGIES) + "; rag-kN, plain RAG showing N from 1 to " + MAX_RAG_TOP + " but "
-            + RagStrategy.all().shows() + "; ablations, each 'default' and one of: "
+            + String.join(", ", STRATEGIES) + "; rag-kN and rag-hybrid-kN, N up to " + MAX_RAG_TOP + " (rag-k3 is rag); ablations, each 'default' and one of: "
             + String.join(" ", ABLATIONS.stream().map(a -> a.substring("default".length())).toList()) + ")");
       }
     }

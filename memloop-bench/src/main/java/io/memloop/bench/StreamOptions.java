@@ -13,7 +13,8 @@ public record StreamOptions(BenchOptions bench, StreamShape shape, boolean envir
 
   /** Strategies of a stream run unless {@code --strategies} says otherwise, in report order. */
   public static final List<String> STRATEGIES =
-      List.of("no-memory", "rag", "rag-k5", "rag-k8", "recent", "similarity", "memrl", "default", "oracle");
+      List.of("no-memory", "rag", "rag-k5", "rag-k8", "rag-hybrid-k8", "recent", "similarity", "memrl", "default",
+          "oracle");
 
   /** Every environment that serves a stream, the reported seeds, full size, the default shape. */
   public static StreamOptions defaults() {

@@ -185,6 +185,11 @@ public final class Blocks {
 
   /** The annotation of the selected candidates' z-scores: {@code selectedZ} in the order shown. */
   static Annotations into(Annotations annotations, List<double[]> selectedZ, int blocks) {
+    return into(annotations, ANNOTATION, selectedZ, blocks);
+  }
+
+  /** {@link #into(Annotations, List, int)} under annotation {@code name} (the layout and version of {@value #ANNOTATION}). */
+  static Annotations into(Annotations annotations, String name, List<double[]> selectedZ, int blocks) {
     ByteBuffer buf = ByteBuffer.allocate(1 + selectedZ.size() * blocks * Float.BYTES);
     buf.put((byte) blocks);
     for (double[] z : selectedZ) {
@@ -192,7 +197,7 @@ public final class Blocks {
         buf.putFloat((float) v);
       }
     }
-    return annotations.with(ANNOTATION, VERSION, buf.array());
+    return annotations.with(name, VERSION, buf.array());
   }
 
   /**
@@ -202,12 +207,18 @@ public final class Blocks {
    * @throws IllegalArgumentException if the annotation is of another version or malformed
    */
   public static double @Nullable [] creditedZ(Annotations annotations, List<Candidate> candidates, List<String> credited) {
-    var entry = annotations.get(ANNOTATION);
+    return creditedZ(annotations, ANNOTATION, candidates, credited);
+  }
+
+  /** {@link #creditedZ(Annotations, List, List)} from annotation {@code name} (the layout of {@value #ANNOTATION}). */
+  static double @Nullable [] creditedZ(Annotations annotations, String name, List<Candidate> candidates,
+      List<String> credited) {
+    var entry = annotations.get(name);
     if (entry.isEmpty() || credited.isEmpty()) {
       return null;
     }
     if (entry.get().version() != VERSION) {
-      throw new IllegalArgumentException("annotation '" + ANNOTATION + "' has version " + entry.get().version()
+      throw new IllegalArgumentException("annotation '" + name + "' has version " + entry.get().version()
           + " (this build reads version " + VERSION + ")");
     }
     byte[] data = entry.get().data();
@@ -219,7 +230,7 @@ public final class Blocks {
     }
     int blocks = data.length < 1 ? 0 : data[0];
     if (blocks < 2 || data.length != 1 + selected.size() * blocks * Float.BYTES) {
-      throw new IllegalArgumentException("annotation '" + ANNOTATION + "': " + data.length + " bytes do not hold "
+      throw new IllegalArgumentException("annotation '" + name + "': " + data.length + " bytes do not hold "
           + selected.size() + " selected candidates' block scores");
     }
     ByteBuffer buf = ByteBuffer.wrap(data, 1, data.length - 1);

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Phase B of MemRL's two-phase retrieval (arXiv 2601.03192 §4.2) as a pipeline of named steps, each stating its
  * own order and tie rule: {@link Blocks} (with vectors of several models, the similarity as their cosines weighed by
- * what the namespace learned) → {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
+ * what the namespace learned) and {@link TextChannel} (for a task with no record, the words of the texts too) →
+ * {@link Score} (the normalised similarity/Q mix) → {@link TieBreak} (the greedy order)
  * → {@link QMinFilter} (the utility floor) → any {@link RankingSignal}s a user added → {@link Freshness} (newer first
  * where a success went stale, for a task with no record) → {@link TaskOrder} (per-task tiers and the exploring arm, only with a
  * {@link TaskView}) → {@link Explore} (ε-greedy and the inclusion probabilities) → {@link NoteDepth} (how much
@@ -89,6 +90,7 @@ public final class SelectionPipeline {
     List<Candidate> candidates = new ArrayList<>(n);
     List<Memory> selected = new ArrayList<>(take);
     List<double[]> selectedZ = new ArrayList<>(take);
+    List<double[]> selectedText = new ArrayList<>(take);
     PoolEntry firstSuccess = null; // the first selected success experience, in the order shown
     for (int r = 0; r < m; r++) {
       int i = order[r];
@@ -98,6 +100,9 @@ public final class SelectionPipeline {
       if (chosen[i]) {
         if (ranked.blockZ() != null) {
           selectedZ.add(ranked.blockZ()[i]);
+        }
+        if (ranked.textZ() != null) {
+          selectedText.add(ranked.textZ()[i]);
         }
         if (e.memory() != null) {
           selected.add(e.memory());
@@ -123,6 +128,9 @@ public final class SelectionPipeline {
     if (task != null && Directions.on(config, task.blockWeights().length)) { // the reward learns from the query
       kept = Directions.withQuery(kept, query);
     }
+    if (ranked.textZ() != null) {
+      kept = TextChannel.into(kept, selectedText);
+    }
     return new Selection(candidates, selected, note, kept);
   }
 
@@ -137,10 +145,11 @@ public final class SelectionPipeline {
    * @param firstEncounter whether the task is shown {@link MemLoopConfig#firstEncounterK2()} for having no record
    * @param stale the stale success that made {@link Freshness} reorder the eligible; null when it did not
    * @param blockZ by pool index, each block's z-scored cosine ({@link Blocks}); null when vectors are not split
+   * @param textZ by pool index, the z-scored vectors' and texts' similarity ({@link TextChannel}); null when not mixed
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
-      @Nullable PoolEntry stale, double @Nullable [][] blockZ) {}
+      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -188,13 +197,19 @@ public final class SelectionPipeline {
         }
       }
     }
+    boolean first = task != null && firstEncounter(task, pool, query);
+    double[][] textZ = null;
+    if (first && TextChannel.active(task)) { // a task with no record: the texts' words too, as the namespace learned
+      double[][] two = TextChannel.similarities(task.queryText(), pool, sim);
+      sim = Blocks.mix(two, task.textWeights());
+      textZ = Blocks.zScores(two, TextChannel.CHANNELS);
+    }
     Score.Scored scored = Score.scored(sim, q, config);
     int[] order = TieBreak.order(scored.score(), sim, pool, config.tieBreak());
     int m = QMinFilter.apply(order, q, config.qMin()); // order[0..m) eligible, order[m..n) dropped
     for (int s = 0; s < signals.size(); s++) {
       RankingSignal.reorderChecked(signals.get(s), taskKey, pool, state[s], order, m);
     }
-    boolean first = task != null && firstEncounter(task, pool, query);
     PoolEntry stale = null;
     double freshness = first ? Freshness.weight(config, task) : 0;
     if (freshness > 0) {
@@ -214,7 +229,7 @@ public final class SelectionPipeline {
       greedy[order[r]] = true;
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ);
   }
 
   /**
@@ -267,7 +282,7 @@ public final class SelectionPipeline {
             + "pool (clipped to ±3), similarity %s", num(config.lambda()), n, recalledIntents,
         config.similarityNormalization() == MemLoopConfig.SimilarityNormalization.POOL ? "z-scored over the pool (clipped to ±3)"
             : "as (similarity − " + num(config.simMean()) + ") / " + num(config.simStd()))
-        + blocksDetail(task, query)));
+        + blocksDetail(task, query) + textDetail(ranked.textZ() != null ? task : null)));
     steps.add(new Explanation.Step("TieBreak", "ordered by score, then similarity, highest first; equal on both: "
         + (config.tieBreak() == MemLoopConfig.TieBreak.NEWEST_FIRST ? "the newer memory first" : "the older memory first")));
     steps.add(new Explanation.Step("QMinFilter", (n - m) + " of " + n + " candidate(s) dropped for Q below qMin = "
@@ -302,6 +317,17 @@ public final class SelectionPipeline {
   private static boolean learnedSimilarity(@Nullable TaskView task, float[] query) {
     return task != null && task.directions() != null && task.directions().directions().length > 0
         && task.directions().directions()[0].length == query.length;
+  }
+
+  /** What {@link TextChannel} did, for a task whose ranking mixed in the texts (else null and ""). */
+  private static String textDetail(@Nullable TaskView mixed) {
+    if (mixed == null) {
+      return "";
+    }
+    double[] w = mixed.textWeights();
+    return "; the task has no record of its own, so its similarity also weighs the words, word pairs and trigrams its "
+        + "text shares with each candidate's intent (put on the vectors' scale): weights " + num(w[0]) + " (vectors) and "
+        + num(w[1]) + " (texts), as this namespace's rewards taught it (textSimilarity)";
   }
 
   private static String blocksDetail(@Nullable TaskView task, float[] query) {

@@ -27,14 +27,32 @@ import java.util.Set;
  * @param blockWeights each block's weight ({@link Blocks}) when vectors are split into blocks; else empty
  * @param directions the similarity the namespace has learned ({@link Directions}, {@link
  *     MemLoopConfig#similarityDirections}); null while there is none (off, or too few successes yet)
+ * @param textWeights the weights of the vectors' and the texts' similarity ({@link TextChannel}) when the namespace
+ *     mixes them in; else empty
+ * @param queryText the asking task's text, when it was given one and {@link TextChannel} reads it; else null
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
-    Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions) {
+    Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
+    double[] textWeights, @org.jspecify.annotations.Nullable String queryText) {
   public TaskView {
     stale = Set.copyOf(stale);
     blockWeights = blockWeights.clone();
+    textWeights = textWeights.clone();
+  }
+
+  /** A view that does not mix in the texts' similarity. */
+  public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
+      Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet,
+      double recurrence, Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions) {
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
+        neighbourNet, recurrence, stale, blockWeights, directions, new double[0], null);
+  }
+
+  @Override
+  public double[] textWeights() {
+    return textWeights.clone();
   }
 
   /** A view whose vectors are not split into blocks. */
@@ -76,7 +94,7 @@ public record TaskView(
   /** This view with {@code stale} as its stale successes. */
   public TaskView withStale(Set<String> stale) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions);
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryText);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -2,10 +2,9 @@ package io.memloop.embeddings;
 
 import io.memloop.MemLoopException;
 import io.memloop.embed.Embedder;
-import java.nio.charset.StandardCharsets;
+import io.memloop.policy.TextChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A lexical embedding with no model file: feature hashing ("the hashing trick") of a text's lowercase
@@ -56,75 +55,6 @@ public final class HashingEmbedder implements Embedder {
   }
 
   private float[] embedOne(String text) {
-    float[] v = new float[dimension];
-    List<String> words = words(text);
-    String previous = null;
-    for (String w : words) {
-      add(v, "w:" + w, 1.0f);
-      if (previous != null) {
-        add(v, "b:" + previous + " " + w, 1.0f);
-      }
-      String padded = "<" + w + ">";
-      for (int i = 0; i + 3 <= padded.length(); i++) {
-        add(v, "c:" + padded.substring(i, i + 3), 0.5f);
-      }
-      previous = w;
-    }
-    double norm = 0;
-    for (float x : v) {
-      norm += x * x;
-    }
-    if (norm == 0) { // no letters or digits at all: one fixed bucket, so the vector is still unit length
-      v[0] = 1;
-      return v;
-    }
-    float inv = (float) (1 / Math.sqrt(norm));
-    for (int i = 0; i < v.length; i++) {
-      v[i] *= inv;
-    }
-    return v;
-  }
-
-  private void add(float[] v, String feature, float weight) {
-    long h = mix(fnv1a(feature));
-    int bucket = (int) Long.remainderUnsigned(h, dimension);
-    v[bucket] += (h >>> 63) == 0 ? weight : -weight;
-  }
-
-  /** Lowercase runs of letters and digits. */
-  static List<String> words(String text) {
-    List<String> out = new ArrayList<>();
-    StringBuilder cur = new StringBuilder();
-    String lower = text.toLowerCase(Locale.ROOT);
-    for (int i = 0; i < lower.length(); ) {
-      int cp = lower.codePointAt(i);
-      if (Character.isLetterOrDigit(cp)) {
-        cur.appendCodePoint(cp);
-      } else if (!cur.isEmpty()) {
-        out.add(cur.toString());
-        cur.setLength(0);
-      }
-      i += Character.charCount(cp);
-    }
-    if (!cur.isEmpty()) {
-      out.add(cur.toString());
-    }
-    return out;
-  }
-
-  private static long fnv1a(String s) {
-    long h = 0xcbf29ce484222325L;
-    for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
-      h ^= b & 0xff;
-      h *= 0x100000001b3L;
-    }
-    return h;
-  }
-
-  /** SplitMix64's finaliser: spreads FNV's low-entropy bits over all 64. */
-  private static long mix(long z) {
-    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-    return z ^ (z >>> 31);
+    return TextChannel.vector(text, dimension); // the engine's text similarity uses the same vector
   }
 }

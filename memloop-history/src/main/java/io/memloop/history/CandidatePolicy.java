@@ -107,6 +107,23 @@ final class CandidatePolicy {
           + "vectors), so its ranking cannot be replayed there (evaluate it with similarityDirections=%d as logged, or "
           + "online)", name, similarityName(mine), otherSimilarity, n, similarityName(logged), logged));
     }
+    // Likewise the texts' similarity (textSimilarity): the log holds the logging policy's mixed similarity, not the texts.
+    long otherText = 0;
+    boolean mixes = false;
+    for (OffPolicyEvaluation.Decision d : decisions) {
+      int blocks = embedderBlocks.getOrDefault(d.ns(), 1);
+      boolean candidate = io.memloop.policy.TextChannel.on(config, io.memloop.policy.Blocks.count(config, blocks));
+      boolean theirs = io.memloop.policy.TextChannel.on(d.config(), io.memloop.policy.Blocks.count(d.config(), blocks));
+      if (candidate != theirs && otherText++ == 0) {
+        mixes = candidate;
+      }
+    }
+    if (otherText > 0) {
+      out.add(String.format(java.util.Locale.ROOT, "'%s' %s the words of the texts into a new task's similarity, and in %d "
+          + "of %d decisions the logging policy %s: the log holds the logging policy's similarity of each candidate, not "
+          + "the texts, so its ranking cannot be replayed there (evaluate it with textSimilarity=%s as logged, or online)",
+          name, mixes ? "mixes" : "does not mix", otherText, n, mixes ? "did not" : "did", mixes ? "OFF" : "LEARNED"));
+    }
     if (config.taskLearning() == io.memloop.MemLoopConfig.TaskLearning.NEIGHBOURS) {
       out.add(String.format(java.util.Locale.ROOT, "'%s' reads what its neighbouring tasks learned (taskLearning=NEIGHBOURS), "
           + "which depends on the intents of the pooled memories, and a log does not carry them: its choices cannot be "

@@ -102,6 +102,14 @@ public class EpisodeBenchmark {
   @Param({"false"})
   public boolean background;
 
+  /**
+   * Whether each task comes with a text ({@code "task N"}, N its query's number, beside the stored memories' {@code
+   * "intent #i"}), as an agent's does: the default preset then also weighs the texts' words for a new task
+   * ({@code textSimilarity}); false: the embedding alone.
+   */
+  @Param({"true"})
+  public boolean text;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -151,8 +159,9 @@ public class EpisodeBenchmark {
 
   private Memory runEpisode(boolean oneCall) {
     long e = episode++;
-    float[] query = queries[(int) (e & (QUERIES - 1))];
-    Intent intent = Intent.ofEmbedding(query);
+    int q = (int) (e & (QUERIES - 1));
+    float[] query = queries[q];
+    Intent intent = text ? Intent.of("task " + q, query) : Intent.ofEmbedding(query);
     Retrieval r = loop.retrieve(Stores.NAMESPACE, intent);
     boolean success = (e & 1) == 0;
     String experience = "episode " + e + ": what was done and how it ended";

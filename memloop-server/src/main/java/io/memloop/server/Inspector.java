@@ -101,6 +101,10 @@ final class Inspector {
     directions.put("scales", l.directionScales());
     directions.put("varianceShare", l.directionsVarianceShare());
     out.put("similarityDirections", directions);
+    Map<String, Object> text = new LinkedHashMap<>();
+    text.put("weights", l.textWeights());
+    text.put("updates", l.textUpdates());
+    out.put("textSimilarity", text);
     return out;
   }
 

@@ -46,8 +46,11 @@ public final class Ablation {
     m.put("default-eight-intents-first", DEFAULT.toBuilder().firstEncounterK1(8).build());
     // ranked by the plain cosine, no similarity learned from rewards (similarityDirections)
     m.put("default-no-learned-similarity", DEFAULT.toBuilder().similarityDirections(0).build());
-    // neither: the default of 2026-11-27 before the learned similarity was part of it
-    m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8).build());
+    // a task with no record of its own is ranked by the vectors' similarity alone, not the texts' words too
+    m.put("default-no-text-similarity", DEFAULT.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
+    // neither, nor the texts: the default of 2026-11-27 before the learned similarity was part of it
+    m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8)
+        .textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
     // a task with no record of its own is shown the similarity order even where a success has gone stale
     m.put("default-no-freshness", DEFAULT.toBuilder().freshness(0).build());
     // with a two-model embedder (--embedder minilm+hashing): the whole vectors' cosine, no learned block weights

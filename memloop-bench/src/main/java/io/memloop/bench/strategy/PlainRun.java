@@ -18,7 +18,8 @@ final class PlainRun implements MemoryRun {
 
   @FunctionalInterface
   interface Selector {
-    Selection select(FlatMemory memory, float[] query);
+    /** What to show for {@code task}, whose intent embedding is {@code query}. */
+    Selection select(FlatMemory memory, float[] query, Task task);
   }
 
   private final FlatMemory memory;
@@ -36,7 +37,7 @@ final class PlainRun implements MemoryRun {
 
   @Override
   public Recall recall(Task task, float[] intentEmbedding) {
-    Selection s = selector.select(memory, intentEmbedding);
+    Selection s = selector.select(memory, intentEmbedding, task);
     return new Recall("", s.shown(), s.pool());
   }
 

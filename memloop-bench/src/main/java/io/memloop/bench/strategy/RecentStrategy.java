@@ -20,7 +20,7 @@ public final class RecentStrategy implements Strategy {
 
   @Override
   public MemoryRun start(int dimension, long seed) {
-    return new PlainRun(SHARED.mergeThreshold(), (memory, query) -> {
+    return new PlainRun(SHARED.mergeThreshold(), (memory, query, task) -> {
       List<FlatMemory.Scored> pool = memory.nearestGroups(query, SHARED.k1(), SHARED.similarityThreshold());
       return new PlainRun.Selection(
           pool.stream()

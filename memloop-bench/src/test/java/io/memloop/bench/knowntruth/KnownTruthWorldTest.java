@@ -27,7 +27,7 @@ class KnownTruthWorldTest {
     }
     // memrl logged it, ranking by the cosine: the default's learned similarity is not in the log, the rest of it is
     assertThat(comparison(r, "default").flagged()).as("the default's learned similarity%n%s", table).isTrue();
-    KnownTruthWorld.Comparison def = comparison(r, "default:similarityDirections=0");
+    KnownTruthWorld.Comparison def = comparison(r, "default:similarityDirections=0:textSimilarity=OFF");
     assertThat(def.flagged()).as("the default by the cosine is evaluable from this log once its ledger is replayed%n%s", table)
         .isFalse();
     assertThat(def.report().replayed()).isNotEmpty();

@@ -43,9 +43,10 @@ public final class DecisionReport {
     c.put("similarity", MemLoopConfig.preset(Preset.SIMILARITY));
     MemLoopConfig dflt = MemLoopConfig.preset(Preset.DEFAULT);
     c.put("default", dflt);
-    // a log holds the similarity its policy ranked by: where that was the cosine, the default's learned similarity is
-    // not in it (flagged), and this is the default as such a log can show it
-    c.put("default:similarityDirections=0", dflt.toBuilder().similarityDirections(0).build());
+    // a log holds the similarity its policy ranked by: where that was the cosine, the default's learned similarity and
+    // its texts' similarity are not in it (flagged), and this is the default as such a log can show it
+    c.put("default:similarityDirections=0:textSimilarity=OFF", dflt.toBuilder().similarityDirections(0)
+        .textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
     c.put("memrl:k2=1", memrl.toBuilder().set("k2", "1").build());
     c.put("memrl:lambda=1", memrl.toBuilder().set("lambda", "1").build());
     return c;
