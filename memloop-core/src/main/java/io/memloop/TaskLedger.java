@@ -178,8 +178,9 @@ final class TaskLedger {
     if (learnsSimilarity) {
       keys.add(Directions.PAIRS_KEY);
     }
-    boolean text = TextChannel.on(config, blockCount) && intent.text() != null
-        && !TextChannel.isTheVector(intent.text(), query);
+    float[] words = TextChannel.on(config, blockCount) && intent.text() != null
+        ? TextChannel.queryVector(intent.text(), query) : null;
+    boolean text = words != null;
     if (text) {
       keys.add(TextChannel.LEDGER_KEY);
     }
@@ -210,7 +211,7 @@ final class TaskLedger {
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit,
         text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
-        text ? intent.text() : null);
+        words);
     return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
   }
 
@@ -379,8 +380,9 @@ final class TaskLedger {
       }
     }
     double[] x = entries.get(TextChannel.LEDGER_KEY);
+    boolean texts = TextChannel.on(config, blocks);
     List<Double> text = new ArrayList<>();
-    if (TextChannel.on(config, blocks)) {
+    if (texts) {
       for (double w : Blocks.weights(x, TextChannel.CHANNELS)) {
         text.add(w);
       }
@@ -400,7 +402,7 @@ final class TaskLedger {
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
-        scales, share, text, TextChannel.on(config, blocks) ? Blocks.updates(x, TextChannel.CHANNELS) : 0);
+        scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -70,7 +70,12 @@ public record BenchOptions(
    * {@code name} is not one: N from 1 to {@link #MAX_RAG_TOP}.
    */
   public static int ragHybridTop(String name) {
-    java.util.regex.Matcher m = RAG_HYBRID_TOP.matcher(name);
+    return topOf(RAG_HYBRID_TOP, name);
+  }
+
+  /** N of {@code name} if it matches {@code pattern} with N in group 1 and N is at most {@link #MAX_RAG_TOP}; else 0. */
+  private static int topOf(java.util.regex.Pattern pattern, String name) {
+    java.util.regex.Matcher m = pattern.matcher(name);
     if (!m.matches()) {
       return 0;
     }
@@ -85,12 +90,8 @@ public record BenchOptions(
    * N from 1 to {@link #MAX_RAG_TOP}, except the k2 of {@code rag} itself (3), which is {@code rag}.
    */
   public static int ragTop(String name) {
-    java.util.regex.Matcher m = RAG_TOP.matcher(name);
-    if (!m.matches()) {
-      return 0;
-    }
-    int n = Integer.parseInt(m.group(1));
-    return n <= MAX_RAG_TOP && n != RagStrategy.all().shows() ? n : 0;
+    int n = topOf(RAG_TOP, name);
+    return n != RagStrategy.all().shows() ? n : 0;
   }
 
   /**

@@ -200,7 +200,7 @@ public final class SelectionPipeline {
     boolean first = task != null && firstEncounter(task, pool, query);
     double[][] textZ = null;
     if (first && TextChannel.active(task)) { // a task with no record: the texts' words too, as the namespace learned
-      double[][] two = TextChannel.similarities(task.queryText(), pool, sim);
+      double[][] two = TextChannel.similarities(task.queryWords(), pool, sim);
       sim = Blocks.mix(two, task.textWeights());
       textZ = Blocks.zScores(two, TextChannel.CHANNELS);
     }

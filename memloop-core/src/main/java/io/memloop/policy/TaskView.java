@@ -29,13 +29,14 @@ import java.util.Set;
  *     MemLoopConfig#similarityDirections}); null while there is none (off, or too few successes yet)
  * @param textWeights the weights of the vectors' and the texts' similarity ({@link TextChannel}) when the namespace
  *     mixes them in; else empty
- * @param queryText the asking task's text, when it was given one and {@link TextChannel} reads it; else null
+ * @param queryWords the lexical vector of the asking task's text ({@link TextChannel#queryVector}), when it was given
+ *     one and {@link TextChannel} reads it; else null
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
     Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
-    double[] textWeights, @org.jspecify.annotations.Nullable String queryText) {
+    double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords) {
   public TaskView {
     stale = Set.copyOf(stale);
     blockWeights = blockWeights.clone();
@@ -94,7 +95,7 @@ public record TaskView(
   /** This view with {@code stale} as its stale successes. */
   public TaskView withStale(Set<String> stale) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryText);
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -2,6 +2,7 @@ package io.memloop.policy;
 
 import io.memloop.Candidate;
 import io.memloop.MemLoopConfig;
+import io.memloop.Vectors;
 import io.memloop.store.Annotations;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,38 +54,45 @@ public final class TextChannel {
    * mixing it in would only undo what the namespace learned of the vectors' similarity.
    */
   public static boolean isTheVector(String text, float[] query) {
-    if (query.length != DIMENSION) {
-      return false;
-    }
-    double d = 0;
-    double n = 0;
-    float[] v = vector(text, DIMENSION);
-    for (int i = 0; i < DIMENSION; i++) {
-      d += v[i] * query[i];
-      n += query[i] * query[i];
-    }
-    return n > 0 && d / Math.sqrt(n) > 0.999;
+    return query.length == DIMENSION && sameDirection(vector(text, DIMENSION), query);
   }
 
-  /** Whether Phase B mixes the texts in for this retrieval: the view has weights and a query text. */
+  /** Whether {@code query} points where the unit vector {@code lexical} does (cosine above 0.999). */
+  private static boolean sameDirection(float[] lexical, float[] query) {
+    double n = Vectors.dot(query, query);
+    return query.length == lexical.length && n > 0 && Vectors.dot(lexical, query) / Math.sqrt(n) > 0.999;
+  }
+
+  /**
+   * What Phase B compares the pool's intent texts with for a task whose text is {@code text} and whose vector is
+   * {@code query}: the text's lexical vector, made once per retrieval; null where it is the vector itself
+   * ({@link #isTheVector(String, float[])}).
+   */
+  public static float @Nullable [] queryVector(String text, float[] query) {
+    float[] lexical = vector(text, DIMENSION);
+    return sameDirection(lexical, query) ? null : lexical;
+  }
+
+  /** Whether Phase B mixes the texts in for this retrieval: the view has weights and the query's lexical vector. */
   static boolean active(@Nullable TaskView task) {
-    return task != null && task.textWeights().length == CHANNELS && task.queryText() != null;
+    return task != null && task.textWeights().length == CHANNELS && task.queryWords() != null;
   }
 
   /**
    * Each pooled candidate's two similarities, by pool index: {@code [sim, text]}, the text's cosine put on the pool's
    * scale of {@code sim} (a candidate without an intent text: {@code sim} in both).
+   *
+   * @param q the query's lexical vector ({@link #queryVector})
    */
-  static double[][] similarities(String queryText, List<PoolEntry> pool, double[] sim) {
+  static double[][] similarities(float[] q, List<PoolEntry> pool, double[] sim) {
     int n = pool.size();
-    float[] q = vector(queryText, DIMENSION);
     double[] lex = new double[n];
     boolean[] has = new boolean[n];
     int count = 0;
     for (int i = 0; i < n; i++) {
       PoolEntry e = pool.get(i);
       if (e.memory() != null && !e.memory().intentText().isEmpty()) {
-        lex[i] = dot(q, vector(e.memory().intentText(), DIMENSION));
+        lex[i] = Vectors.dot(q, vector(e.memory().intentText(), DIMENSION));
         has[i] = true;
         count++;
       }
@@ -157,14 +165,6 @@ public final class TextChannel {
       v[i] *= inv;
     }
     return v;
-  }
-
-  private static double dot(float[] a, float[] b) {
-    double s = 0;
-    for (int i = 0; i < a.length; i++) {
-      s += a[i] * b[i];
-    }
-    return s;
   }
 
   private static void add(float[] v, String feature, float weight) {

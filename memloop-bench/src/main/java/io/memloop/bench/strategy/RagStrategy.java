@@ -4,6 +4,7 @@ import io.memloop.MemLoopConfig;
 import io.memloop.Memory;
 import io.memloop.Outcome;
 import io.memloop.Preset;
+import io.memloop.Vectors;
 import io.memloop.policy.TextChannel;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -94,12 +95,8 @@ public final class RagStrategy implements Strategy {
     double[] lex = new double[n];
     for (int i = 0; i < n; i++) {
       cos[i] = pool.get(i).similarity();
-      float[] v = lexical.computeIfAbsent(pool.get(i).memory(), m -> TextChannel.vector(m.intentText(), LEXICAL_DIMENSION));
-      double d = 0;
-      for (int j = 0; j < v.length; j++) {
-        d += q[j] * v[j];
-      }
-      lex[i] = d;
+      lex[i] = Vectors.dot(q, lexical.computeIfAbsent(pool.get(i).memory(),
+          m -> TextChannel.vector(m.intentText(), LEXICAL_DIMENSION)));
     }
     double[] zc = zScores(cos);
     double[] zl = zScores(lex);
