@@ -233,6 +233,12 @@ export interface Learned {
    * and of the texts', in that order (empty when it is not), learned from `updates` rewards. Absent from older servers.
    */
   textSimilarity?: { weights: number[]; updates: number };
+  /**
+   * Whether new tasks do better shown the successes whose latest use failed after the rest (knob `doubt`): episodes
+   * drawn to show them last and where similarity put them, each with its success rate, and the chance that such an
+   * episode shows them last now (null before any). Absent from older servers.
+   */
+  doubt?: { demoted: number; demotedSuccessRate: number | null; kept: number; keptSuccessRate: number | null; probability: number | null };
 }
 
 /** One minute's activity. */

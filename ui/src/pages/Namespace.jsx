@@ -102,6 +102,7 @@ function Learned({ learned, model }) {
   const directions = learned.similarityDirections;
   const scales = directions?.scales ?? [];
   const text = learned.textSimilarity;
+  const doubt = learned.doubt ?? {};
   const models = model?.id?.split("+") ?? [];
   return (
     <>
@@ -117,6 +118,9 @@ function Learned({ learned, model }) {
               <tr><th scope="row" rowSpan={2}>Failure note depth</th>
                 <td>whole note</td><td class="n">{int(d.whole)}</td><td class="n">{pct(d.wholeSuccessRate)}</td></tr>
               <tr><td>shortened to the newest attempt</td><td class="n">{int(d.shortened)}</td><td class="n">{pct(d.shortenedSuccessRate)}</td></tr>
+              <tr id="doubt"><th scope="row" rowSpan={2}>A new task's successes whose latest use failed{doubt.probability != null ? ` (shown last with probability ${num(doubt.probability, 2)})` : ""}</th>
+                <td>shown last</td><td class="n">{int(doubt.demoted)}</td><td class="n">{pct(doubt.demotedSuccessRate)}</td></tr>
+              <tr><td>kept in their place</td><td class="n">{int(doubt.kept)}</td><td class="n">{pct(doubt.keptSuccessRate)}</td></tr>
             </tbody>
           </table>
         </div>

@@ -394,12 +394,26 @@ class TextSimilarity:
 
 
 @dataclass(frozen=True)
+class Doubt:
+    """Whether new tasks do better shown the successes whose latest use failed after the rest (knob ``doubt``):
+    episodes drawn to show them last (``demoted``) and where similarity put them (``kept``), each with its success rate,
+    and ``probability``, the chance that such an episode shows them last now (None before any).
+    """
+
+    demoted: int = _wire("demoted", _integer)
+    demoted_success_rate: Optional[float] = _wire("demotedSuccessRate", _optional_number)
+    kept: int = _wire("kept", _integer)
+    kept_success_rate: Optional[float] = _wire("keptSuccessRate", _optional_number)
+    probability: Optional[float] = _wire("probability", _optional_number)
+
+
+@dataclass(frozen=True)
 class Learned:
     """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
 
     ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
-    from servers older than it); ``similarity_blocks``, ``similarity_directions`` and ``text_similarity``: None from
-    servers older than them.
+    from servers older than it); ``similarity_blocks``, ``similarity_directions``, ``text_similarity`` and ``doubt``:
+    None from servers older than them.
     """
 
     task_learning: bool = _wire("taskLearning", _boolean)
@@ -412,6 +426,7 @@ class Learned:
         "similarityDirections", _nested(SimilarityDirections), model=SimilarityDirections, absent=_absent)
     text_similarity: Optional[TextSimilarity] = _wire(
         "textSimilarity", _nested(TextSimilarity), model=TextSimilarity, absent=_absent)
+    doubt: Optional[Doubt] = _wire("doubt", _nested(Doubt), model=Doubt, absent=_absent)
 
 
 @dataclass(frozen=True)

@@ -147,7 +147,15 @@ public enum Knob {
           + "word pairs and character trigrams they share, and ranks by the two similarities weighed by how well each "
           + "has foretold the namespace's rewards (equal until one stands two standard errors ahead; a query given "
           + "without text keeps the vectors' similarity); OFF: the vectors' similarity alone."),
-      MemLoopConfig::textSimilarity);
+      MemLoopConfig::textSimilarity),
+  DOUBT(Spec.choice("doubt", MemLoopConfig.Doubt.class).is("LEARNED")
+      .in(Preset.MEMRL, "OFF").in(Preset.SIMILARITY, "OFF").before("OFF")
+      .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON), a success "
+          + "experience whose latest use failed is doubted; LEARNED shows the doubted after every other eligible "
+          + "candidate on a draw with the probability that doing so pays in the namespace (learned from the rewards of "
+          + "both arms, ½ before any), made only where the two orders would show different memories; OFF: doubted "
+          + "successes keep their place."),
+      MemLoopConfig::doubt);
 
   /** The kind of value a knob takes. */
   public enum Type {

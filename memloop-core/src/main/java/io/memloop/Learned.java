@@ -36,6 +36,12 @@ import org.jspecify.annotations.Nullable;
  * @param textWeights with the texts' similarity mixed in for new tasks ({@link MemLoopConfig#textSimilarity()}), the
  *     weights of the vectors' similarity and of the texts', in that order; empty when it is not
  * @param textUpdates the rewards those weights were learned from
+ * @param doubtDemoted episodes of new tasks shown their doubted successes (whose latest use failed) last
+ *     ({@link MemLoopConfig#doubt()})
+ * @param doubtDemotedSuccessRate their success rate
+ * @param doubtKept episodes of new tasks shown them where similarity put them, drawn at random against the demoted
+ * @param doubtKeptSuccessRate their success rate
+ * @param doubtProbability the chance that such an episode shows the doubted last now; absent before any
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
@@ -43,11 +49,25 @@ public record Learned(
     @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
     @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
     long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare,
-    List<Double> textWeights, long textUpdates) {
+    List<Double> textWeights, long textUpdates, long doubtDemoted, @Nullable Double doubtDemotedSuccessRate,
+    long doubtKept, @Nullable Double doubtKeptSuccessRate, @Nullable Double doubtProbability) {
   public Learned {
     blockWeights = List.copyOf(blockWeights);
     directionScales = List.copyOf(directionScales);
     textWeights = List.copyOf(textWeights);
+  }
+
+  /** What a namespace learned, with no doubted successes. */
+  public Learned(boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
+      @Nullable Double notExploredSuccessRate, @Nullable Double explorationProbability, long wholeNotes,
+      @Nullable Double wholeSuccessRate, long shortenedNotes, @Nullable Double shortenedSuccessRate,
+      @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
+      long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare,
+      List<Double> textWeights, long textUpdates) {
+    this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
+        wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, recurrence, blockWeights, blockUpdates,
+        similarityPairs, similarityFittedAt, directionScales, directionsVarianceShare, textWeights, textUpdates, 0, null,
+        0, null, null);
   }
 
   /** What a namespace learned, with no texts' similarity. */

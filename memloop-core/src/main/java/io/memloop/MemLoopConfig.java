@@ -51,7 +51,8 @@ public record MemLoopConfig(
     double freshness,
     int similarityBlocks,
     int similarityDirections,
-    TextSimilarity textSimilarity) {
+    TextSimilarity textSimilarity,
+    Doubt doubt) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -190,6 +191,20 @@ public record MemLoopConfig(
     LEARNED
   }
 
+  /**
+   * Whether a task with no record of its own is shown success experiences whose latest use failed after the rest,
+   * as the namespace's rewards say it pays ({@link io.memloop.policy.Doubt}).
+   */
+  public enum Doubt {
+    /** Doubted successes keep their place in the ranking. */
+    OFF,
+    /**
+     * Doubted successes go after the rest on a draw with the probability that doing so pays in the namespace
+     * (½ until its rewards tell the two apart).
+     */
+    LEARNED
+  }
+
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order ({@link Knob}). */
   public static final List<String> KNOBS = Knob.names();
 
@@ -222,7 +237,7 @@ public record MemLoopConfig(
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
         mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks,
-        similarityDirections, textSimilarity});
+        similarityDirections, textSimilarity, doubt});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -241,7 +256,7 @@ public record MemLoopConfig(
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
         (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
         (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v),
-        (TextSimilarity) Knob.TEXT_SIMILARITY.in(v));
+        (TextSimilarity) Knob.TEXT_SIMILARITY.in(v), (Doubt) Knob.DOUBT.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -396,6 +411,7 @@ public record MemLoopConfig(
     public Builder similarityBlocks(int v) { return put(Knob.SIMILARITY_BLOCKS, v); }
     public Builder similarityDirections(int v) { return put(Knob.SIMILARITY_DIRECTIONS, v); }
     public Builder textSimilarity(TextSimilarity v) { return put(Knob.TEXT_SIMILARITY, v); }
+    public Builder doubt(Doubt v) { return put(Knob.DOUBT, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

@@ -1,5 +1,6 @@
 package io.memloop;
 
+import io.memloop.policy.Doubt;
 import io.memloop.policy.PoolEntry;
 import io.memloop.policy.Selection;
 import io.memloop.policy.SelectionPipeline;
@@ -66,7 +67,8 @@ public final class OfflineLearning {
 
   /** The last decision's arms, kept for {@link #learn}. */
   private record Pending(String ns, TaskView task, boolean explorable, @Nullable Set<String> stay,
-      @Nullable Set<String> go, String explored, boolean drawsDepth) {}
+      @Nullable Set<String> go, String explored, boolean drawsDepth, @Nullable List<String> kept,
+      @Nullable List<String> demoted) {}
 
   /**
    * @throws MemLoopException INVALID_ARGUMENT naming {@code config} when it does not learn per task
@@ -137,15 +139,18 @@ public final class OfflineLearning {
       matches = matches(ns, pool, memories);
       view = ledger.view(ns, Intent.ofText(task), UNIT, matches, config);
     }
-    // enumerate the draws: the exploring draw (when the task can explore), then the note-depth draw
+    // enumerate the draws: the exploring draw (when the task can explore), the doubt's (when a new task's two orders
+    // differ), then the note-depth draw
     List<Choice> choices = new ArrayList<>();
     Set<String> stay = null;
     Set<String> go = null;
+    List<String> kept = null;
+    List<String> demoted = null;
     String explored = "";
     boolean explorable = false;
     boolean drawsDepth = false;
     Set<List<Boolean>> seen = new HashSet<>();
-    for (int bits = 0; bits < 4; bits++) {
+    for (int bits = 0; bits < 8; bits++) {
       Scripted random = new Scripted(bits);
       Selection s = SelectionPipeline.select(UNIT, matches, selection, view, random);
       if (!seen.add(random.used())) {
@@ -166,6 +171,17 @@ public final class OfflineLearning {
           stay = slate;
         }
       }
+      int arm = Doubt.drawn(s.annotations());
+      if (arm != Doubt.NO_DRAW) {
+        boolean demote = random.used().get(draw++);
+        p *= demote ? view.doubtProbability() : 1 - view.doubtProbability();
+        List<String> slate = s.selected().stream().map(Memory::id).toList();
+        if (arm == Doubt.DEMOTED) {
+          demoted = slate;
+        } else {
+          kept = slate;
+        }
+      }
       if (note.noteDepth() != TaskNote.NO_DRAW) {
         drawsDepth = true;
         boolean whole = random.used().get(draw);
@@ -173,7 +189,7 @@ public final class OfflineLearning {
       }
       choices.add(new Choice(s.selected().stream().map(Memory::id).toList(), note.noteDepth(), p));
     }
-    pending = new Pending(ns, view, explorable, stay, go, explored, drawsDepth);
+    pending = new Pending(ns, view, explorable, stay, go, explored, drawsDepth, kept, demoted);
     return List.copyOf(choices);
   }
 
@@ -207,9 +223,15 @@ public final class OfflineLearning {
     if (d.drawsDepth()) {
       note = note.withNoteDepth(noteDepth);
     }
+    // the doubt's arm the logged slate is (in the order shown), when the two orders differed
+    int arm = d.demoted() != null && d.demoted().equals(shown) && !shown.equals(d.kept()) ? Doubt.DEMOTED
+        : d.kept() != null && d.kept().equals(shown) ? Doubt.KEPT : Doubt.NO_DRAW;
+    Annotations annotations = note.into(Annotations.EMPTY);
+    if (arm != Doubt.NO_DRAW) {
+      annotations = Doubt.into(annotations, arm);
+    }
     List<Candidate> candidates = shown.stream().map(id -> new Candidate(id, 0, 0, 0, true, 1)).toList();
-    RetrievalRecord record = new RetrievalRecord("replay-" + ++decisions, d.ns(), EPOCH, EPOCH, candidates,
-        note.into(Annotations.EMPTY));
+    RetrievalRecord record = new RetrievalRecord("replay-" + ++decisions, d.ns(), EPOCH, EPOCH, candidates, annotations);
     ledger.learn(d.ns(), record, reward, used, config);
   }
 

@@ -1,6 +1,7 @@
 package io.memloop;
 
 import io.memloop.policy.Blocks;
+import io.memloop.policy.Doubt;
 import io.memloop.policy.Directions;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
@@ -41,7 +42,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code r} → [rewarded retrievals, those whose task had been rewarded before] — whether tasks come back in
  *       this namespace ({@link TaskView#recurrence}, which {@link MemLoopConfig#freshness()} weighs by);
  *   <li>{@code c:<memory>} → [episodes that used the memory and succeeded, failed uses since its last successful one]
- *       — whether a success experience has gone stale ({@link TaskView#stale});
+ *       — whether a success experience has gone stale ({@link TaskView#stale}) or is doubted ({@link TaskView#doubted});
+ *   <li>{@code s} → [episodes of new tasks shown their doubted successes last, their summed success, episodes that
+ *       kept them in place, their summed success] — the doubt's draw's record ({@link Doubt}), drawn at random as
+ *       {@code n}'s;
  *   <li>{@code b} → [updates, summed reward in [0, 1], spread, each block's gain] — how much each block of a vector
  *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1);
  *   <li>{@code g} → [the tick of the last sweep, the keys it left] — when the next sweep is due ({@link #sweep}).
@@ -184,6 +188,10 @@ final class TaskLedger {
     if (text) {
       keys.add(TextChannel.LEDGER_KEY);
     }
+    boolean doubts = Doubt.on(config);
+    if (doubts) {
+      keys.add(Doubt.LEDGER_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -211,16 +219,32 @@ final class TaskLedger {
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit,
         text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
-        words);
-    return view.noRecord() && config.freshness() > 0 ? view.withStale(stale(namespace, matches)) : view;
+        words, Set.of(), doubts ? explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY, new double[4])) : 0.5);
+    if (!view.noRecord() || (config.freshness() <= 0 && !doubts)) {
+      return view;
+    }
+    Map<String, double[]> credit = credit(namespace, matches);
+    Set<String> stale = new HashSet<>();
+    Set<String> doubted = new HashSet<>();
+    credit.forEach((id, v) -> {
+      if (v[0] >= 1 && v[1] >= TaskView.STALE_AFTER) {
+        stale.add(id);
+      }
+      if (v[1] >= 1) {
+        doubted.add(id);
+      }
+    });
+    return view.withStale(config.freshness() > 0 ? stale : Set.of()).withDoubted(doubts ? doubted : Set.of());
   }
 
   /**
-   * The pooled success experiences that have gone stale: they helped an episode that used them once at least, and the
-   * last {@link TaskView#STALE_AFTER} episodes that used them all failed (a use as credited: the memories the agent named, or
-   * the first success it was shown). One more read of the ledger, made only for a task with no record of its own.
+   * The credit entries ({@code c:}: [episodes that used it and succeeded, failed uses since its last successful one]) of
+   * the pooled success experiences, by memory id, for a task with no record of its own: which have gone stale (they
+   * helped an episode that used them once at least, and the last {@link TaskView#STALE_AFTER} episodes that used them
+   * all failed) and which are doubted (their latest use failed). A use is as credited: the memories the agent named, or
+   * the first success it was shown. One more read of the ledger.
    */
-  private Set<String> stale(String namespace, List<IntentMatch> matches) {
+  private Map<String, double[]> credit(String namespace, List<IntentMatch> matches) {
     List<String> keys = new ArrayList<>();
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -230,14 +254,10 @@ final class TaskLedger {
       }
     }
     if (keys.isEmpty()) {
-      return Set.of();
+      return Map.of();
     }
-    Set<String> out = new HashSet<>();
-    store.ledger(namespace, keys).forEach((k, v) -> {
-      if (v[0] >= 1 && v[1] >= TaskView.STALE_AFTER) {
-        out.add(k.substring(2));
-      }
-    });
+    Map<String, double[]> out = new HashMap<>();
+    store.ledger(namespace, keys).forEach((k, v) -> out.put(k.substring(2), v));
     return out;
   }
 
@@ -367,8 +387,9 @@ final class TaskLedger {
   Learned learned(String namespace, MemLoopConfig config) {
     Map<String, double[]> entries =
         store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY,
-            TextChannel.LEDGER_KEY));
+            TextChannel.LEDGER_KEY, Doubt.LEDGER_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
+    double[] s = entries.getOrDefault(Doubt.LEDGER_KEY, new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
     int blocks = Blocks.count(config, embedderBlocks);
@@ -402,7 +423,8 @@ final class TaskLedger {
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
-        scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0);
+        scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, (long) s[0], rate(s[1], s[0]),
+        (long) s[2], rate(s[3], s[2]), s[0] + s[2] > 0 ? explorationProbability(s) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {
@@ -646,6 +668,10 @@ final class TaskLedger {
       if (textZ != null) {
         keys.add(TextChannel.LEDGER_KEY);
       }
+      int doubtArm = Doubt.drawn(retrieval.annotations());
+      if (doubtArm != Doubt.NO_DRAW) {
+        keys.add(Doubt.LEDGER_KEY);
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -690,6 +716,9 @@ final class TaskLedger {
       }
       if (textZ != null) {
         out.put(TextChannel.LEDGER_KEY, Blocks.update(entries.get(TextChannel.LEDGER_KEY), unit, textZ));
+      }
+      if (doubtArm != Doubt.NO_DRAW) {
+        out.put(Doubt.LEDGER_KEY, Doubt.update(entries.get(Doubt.LEDGER_KEY), doubtArm, unit));
       }
       if (similarityQuery != null) {
         learnSimilarity(namespace, similarityQuery, credited, entries.get(Directions.PAIRS_KEY), config, out);

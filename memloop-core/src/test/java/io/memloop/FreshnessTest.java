@@ -38,8 +38,10 @@ class FreshnessTest {
   }
 
   private MemLoop engine(MemLoopConfig config) {
-    // freshness alone: the words the test's task texts share would reorder the pool too (textSimilarity)
-    MemLoopConfig vectorsOnly = config.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF).build();
+    // freshness alone: the words the test's task texts share would reorder the pool too (textSimilarity), and the
+    // old way, once it failed, would be doubted (doubt)
+    MemLoopConfig vectorsOnly = config.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF)
+        .doubt(MemLoopConfig.Doubt.OFF).build();
     return MemLoop.builder().store(new InMemoryStore(DIM)).config(vectorsOnly).clock(clock).seed(7).build();
   }
 

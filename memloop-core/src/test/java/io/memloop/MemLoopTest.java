@@ -224,7 +224,8 @@ class MemLoopTest {
 
   @Test
   void taskLearning_memoriesProvenForATaskComeFirst_andFailedOnesLast() {
-    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT))) {
+    // per-task learning alone: a new task may be shown a success whose latest use failed last (doubt, DoubtTest)
+    try (MemLoop loop = engine(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().doubt(MemLoopConfig.Doubt.OFF).build())) {
       Intent task = Intent.of("book the quarterly review", axis(0));
       Memory good = loop.remember("ns", Intent.of("book a review", nearAxis0(0.7)), "use the rooms API", Outcome.SUCCESS);
       Memory bad = loop.remember("ns", Intent.of("book the quarterly review!", nearAxis0(0.99)), "email the office", Outcome.SUCCESS);

@@ -199,7 +199,7 @@ public record BenchOptions(
       }
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0 && ragHybridTop(s) == 0) {
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
-            + String.join(", ", STRATEGIES) + "; rag-kN and rag-hybrid-kN, N up to " + MAX_RAG_TOP + " (rag-k3 is rag); ablations, each 'default' and one of: "
+            + String.join(", ", STRATEGIES) + "; rag-kN and rag-hybrid-kN, N up to " + MAX_RAG_TOP + " (rag-k3 is rag); ablations, 'default' and one of: "
             + String.join(" ", ABLATIONS.stream().map(a -> a.substring("default".length())).toList()) + ")");
       }
     }

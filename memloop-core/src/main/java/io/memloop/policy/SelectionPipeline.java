@@ -131,6 +131,9 @@ public final class SelectionPipeline {
     if (ranked.textZ() != null) {
       kept = TextChannel.into(kept, selectedText);
     }
+    if (ranked.doubtArm() != Doubt.NO_DRAW) {
+      kept = Doubt.into(kept, ranked.doubtArm());
+    }
     return new Selection(candidates, selected, note, kept);
   }
 
@@ -146,10 +149,12 @@ public final class SelectionPipeline {
    * @param stale the stale success that made {@link Freshness} reorder the eligible; null when it did not
    * @param blockZ by pool index, each block's z-scored cosine ({@link Blocks}); null when vectors are not split
    * @param textZ by pool index, the z-scored vectors' and texts' similarity ({@link TextChannel}); null when not mixed
+   * @param doubtArm the arm {@link Doubt} drew, or {@link Doubt#NO_DRAW}
+   * @param doubted how many doubted successes were in the pool when {@link Doubt} drew (else 0)
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
-      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ) {}
+      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm, int doubted) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -224,12 +229,37 @@ public final class SelectionPipeline {
     if (wide) {
       take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
     }
+    int doubtArm = Doubt.NO_DRAW;
+    int doubted = 0;
+    double[] doubtP = null; // by pool index, the chance of being shown over the doubt's draw
+    if (first && Doubt.on(config) && (learned == null || learned.inclusion() == null)) {
+      int[] demoted = Doubt.demoted(pool, order, m, task.doubted());
+      if (demoted != null && Doubt.differ(order, demoted, take)) {
+        double p = task.doubtProbability();
+        doubtP = new double[n];
+        for (int r = 0; r < take; r++) {
+          doubtP[order[r]] += 1 - p;
+          doubtP[demoted[r]] += p;
+        }
+        for (int r = 0; r < m; r++) {
+          doubted += Doubt.isDoubted(pool.get(order[r]), task.doubted()) ? 1 : 0;
+        }
+        // a randomised, logged choice: each arm's record in the namespace is of like episodes
+        boolean demote = random.nextDouble() < p;
+        if (demote) {
+          System.arraycopy(demoted, 0, order, 0, n);
+        }
+        doubtArm = demote ? Doubt.DEMOTED : Doubt.KEPT;
+      }
+    }
     boolean[] greedy = new boolean[n];
     for (int r = 0; r < take; r++) {
       greedy[order[r]] = true;
     }
-    double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion() : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ);
+    double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion()
+        : doubtP != null ? doubtP : toProbability(greedy);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm,
+        doubted);
   }
 
   /**
@@ -303,6 +333,11 @@ public final class SelectionPipeline {
           + "namespace's rewarded retrievals came from a task rewarded before, so each eligible score gained %s × its "
           + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, num(task.recurrence()),
           num(Freshness.weight(config, task)));
+    }
+    if (ranked.doubtArm() != Doubt.NO_DRAW) {
+      taskOrder += String.format(Locale.ROOT, "; %d success(es) in the pool are doubted (their latest use failed): with "
+          + "probability %s, the chance that showing them last pays in this namespace as its rewards tell it, they go "
+          + "after every other eligible candidate (doubt), not drawn here", ranked.doubted(), num(task.doubtProbability()));
     }
     steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0

@@ -31,16 +31,31 @@ import java.util.Set;
  *     mixes them in; else empty
  * @param queryWords the lexical vector of the asking task's text ({@link TextChannel#queryVector}), when it was given
  *     one and {@link TextChannel} reads it; else null
+ * @param doubted the pooled success experiences whose latest use failed ({@link Doubt}), read only for a task with no
+ *     record of its own in a namespace that doubts (else empty)
+ * @param doubtProbability the chance that a task whose ranking holds a doubted success is shown the doubted last: ½
+ *     while the namespace's rewards do not tell the two arms apart, then high where demoting paid and low where not
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
     Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
-    double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords) {
+    double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords, Set<String> doubted,
+    double doubtProbability) {
   public TaskView {
     stale = Set.copyOf(stale);
+    doubted = Set.copyOf(doubted);
     blockWeights = blockWeights.clone();
     textWeights = textWeights.clone();
+  }
+
+  /** A view that doubts no memory. */
+  public TaskView(String context, int consecutiveFailures, int explorations, double explorationProbability,
+      Map<String, Double> net, double margin, double fullNoteProbability, Map<String, Double> neighbourNet,
+      double recurrence, Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
+      double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords) {
+    this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
+        neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, Set.of(), 0.5);
   }
 
   /** A view that does not mix in the texts' similarity. */
@@ -95,7 +110,15 @@ public record TaskView(
   /** This view with {@code stale} as its stale successes. */
   public TaskView withStale(Set<String> stale) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords);
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
+        doubtProbability);
+  }
+
+  /** This view with {@code doubted} as its doubted successes. */
+  public TaskView withDoubted(Set<String> doubted) {
+    return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
+        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
+        doubtProbability);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -110,6 +110,13 @@ public class EpisodeBenchmark {
   @Param({"true"})
   public boolean text;
 
+  /**
+   * Whether a new task's successes whose latest use failed may be shown last ({@code doubt}, LEARNED in the default):
+   * half the episodes fail here, so the pools hold doubted successes; false: {@code doubt=OFF}.
+   */
+  @Param({"true"})
+  public boolean doubt;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -131,6 +138,9 @@ public class EpisodeBenchmark {
     }
     if (similarityBlocks >= 0) {
       config = config.toBuilder().similarityBlocks(similarityBlocks).build();
+    }
+    if (!doubt) {
+      config = config.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build();
     }
     MemLoop.Builder builder = MemLoop.builder().store(store).config(config).reconfigure();
     loop = (background ? builder.learnInBackground() : builder).build();

@@ -105,6 +105,13 @@ final class Inspector {
     text.put("weights", l.textWeights());
     text.put("updates", l.textUpdates());
     out.put("textSimilarity", text);
+    Map<String, Object> doubt = new LinkedHashMap<>();
+    doubt.put("demoted", l.doubtDemoted());
+    doubt.put("demotedSuccessRate", l.doubtDemotedSuccessRate());
+    doubt.put("kept", l.doubtKept());
+    doubt.put("keptSuccessRate", l.doubtKeptSuccessRate());
+    doubt.put("probability", l.doubtProbability());
+    out.put("doubt", doubt);
     return out;
   }
 

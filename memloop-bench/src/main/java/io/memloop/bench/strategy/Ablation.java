@@ -48,9 +48,11 @@ public final class Ablation {
     m.put("default-no-learned-similarity", DEFAULT.toBuilder().similarityDirections(0).build());
     // a task with no record of its own is ranked by the vectors' similarity alone, not the texts' words too
     m.put("default-no-text-similarity", DEFAULT.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
-    // neither, nor the texts: the default of 2026-11-27 before the learned similarity was part of it
+    // a task with no record of its own is shown a success whose latest use failed where similarity put it
+    m.put("default-no-doubt", DEFAULT.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build());
+    // neither, nor the texts, nor doubt: the default of 2026-11-27 before the learned similarity was part of it
     m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8)
-        .textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
+        .textSimilarity(MemLoopConfig.TextSimilarity.OFF).doubt(MemLoopConfig.Doubt.OFF).build());
     // a task with no record of its own is shown the similarity order even where a success has gone stale
     m.put("default-no-freshness", DEFAULT.toBuilder().freshness(0).build());
     // with a two-model embedder (--embedder minilm+hashing): the whole vectors' cosine, no learned block weights

@@ -1,0 +1,126 @@
+package io.memloop.policy;
+
+import io.memloop.MemLoopConfig;
+import io.memloop.Outcome;
+import io.memloop.store.Annotations;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Step 5 of Phase B for a task with no record of its own ({@link MemLoopConfig#doubt}): success experiences whose
+ * latest use failed ({@link TaskView#doubted}) are shown after every other eligible candidate, on a draw.
+ *
+ * <p>A success that an agent followed and failed with is either right for its own kind and wrong for a look-alike, or
+ * wrong now. Whether a new task does better shown it first or shown the rest first is a property of the namespace,
+ * not of the memory: where an agent without a fitting plan still finds its way (it explores with what the failure
+ * notes tell it), following a plan that misleads costs it the attempt, and the doubted are better last; where an
+ * agent without the right plan fails anyway, a doubted success is more often right for the asker than anything behind
+ * it, and is better where similarity put it. So each namespace learns it from its rewards, as {@link NoteDepth} learns
+ * how much of a note to show: probability matching between the two arms ({@link TaskView#doubtProbability}, the
+ * chance that demoting has the higher success rate given each arm's rewarded episodes, ½ before any), drawn only
+ * where the two orders would show different memories, so that each arm's record is of like episodes.
+ *
+ * <p>The arm drawn is kept with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): one byte,
+ * {@link #KEPT} or {@link #DEMOTED}; no annotation when there was no draw. The reward adds it to ledger entry
+ * {@value #LEDGER_KEY}: {@code [demoted episodes, their summed reward in [0, 1], kept episodes, their summed reward]}.
+ *
+ * <p>Ties: the demoted keep their order among themselves, as do the rest. Randomness: one {@code nextDouble} exactly
+ * when the two orders differ in what they show. Stateless and thread-safe.
+ */
+public final class Doubt {
+  /** The ledger entry of a namespace's two arms. */
+  public static final String LEDGER_KEY = "s";
+  /** The annotation's name. */
+  public static final String ANNOTATION = "doubt";
+  /** The annotation's data layout version. */
+  public static final int VERSION = 1;
+  /** A retrieval whose draw kept the doubted where similarity put them. */
+  public static final int KEPT = 0;
+  /** A retrieval whose draw showed the doubted after the rest. */
+  public static final int DEMOTED = 1;
+  /** No draw: no doubted success, or both orders show the same. */
+  public static final int NO_DRAW = -1;
+
+  private Doubt() {}
+
+  /** Whether a namespace under {@code config} doubts: {@link MemLoopConfig.Doubt#LEARNED} and per-task learning on. */
+  public static boolean on(MemLoopConfig config) {
+    return config.doubt() == MemLoopConfig.Doubt.LEARNED && config.taskLearning().perTask();
+  }
+
+  /**
+   * The order with the doubted successes among the eligible {@code order[0..m)} moved after the other eligible ones
+   * (each part keeping its order; the dropped {@code order[m..)} untouched), or null when no eligible candidate is a
+   * doubted success.
+   */
+  static int @Nullable [] demoted(List<PoolEntry> pool, int[] order, int m, Set<String> doubted) {
+    if (doubted.isEmpty()) {
+      return null;
+    }
+    int[] out = order.clone();
+    int a = 0;
+    int demoted = 0;
+    for (int r = 0; r < m; r++) {
+      if (!isDoubted(pool.get(order[r]), doubted)) {
+        out[a++] = order[r];
+      }
+    }
+    for (int r = 0; r < m; r++) {
+      if (isDoubted(pool.get(order[r]), doubted)) {
+        out[a++] = order[r];
+        demoted++;
+      }
+    }
+    return demoted == 0 ? null : out;
+  }
+
+  static boolean isDoubted(PoolEntry e, Set<String> doubted) {
+    return e.outcome() == Outcome.SUCCESS && doubted.contains(e.id());
+  }
+
+  /** Whether the first {@code take} of {@code a} and {@code b} differ (in what is shown, or in its order). */
+  static boolean differ(int[] a, int[] b, int take) {
+    for (int r = 0; r < take; r++) {
+      if (a[r] != b[r]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code annotations} with the arm drawn ({@link #KEPT} or {@link #DEMOTED}). */
+  public static Annotations into(Annotations annotations, int arm) {
+    return annotations.with(ANNOTATION, VERSION, new byte[] {(byte) arm});
+  }
+
+  /**
+   * The arm a retrieval drew: {@link #KEPT}, {@link #DEMOTED}, or {@link #NO_DRAW} when its annotations hold no draw
+   * (or one this build does not read).
+   */
+  public static int drawn(Annotations annotations) {
+    var entry = annotations.get(ANNOTATION);
+    if (entry.isEmpty() || entry.get().version() != VERSION || entry.get().data().length != 1) {
+      return NO_DRAW;
+    }
+    int arm = entry.get().data()[0];
+    return arm == KEPT || arm == DEMOTED ? arm : NO_DRAW;
+  }
+
+  /**
+   * Ledger entry {@value #LEDGER_KEY} after one rewarded retrieval that drew {@code arm}.
+   *
+   * @param entry the entry before (null: none yet)
+   * @param unit the reward scaled to [0, 1]
+   */
+  public static double[] update(double @Nullable [] entry, int arm, double unit) {
+    if (arm != KEPT && arm != DEMOTED) {
+      throw new IllegalArgumentException("arm must be KEPT (0) or DEMOTED (1), got " + arm);
+    }
+    double[] e = entry != null && entry.length == 4 ? entry.clone() : new double[4];
+    int at = arm == DEMOTED ? 0 : 2;
+    e[at]++;
+    e[at + 1] += unit;
+    return e;
+  }
+}
