@@ -153,8 +153,8 @@ public enum Knob {
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON), a success "
           + "experience whose latest use failed is doubted; LEARNED shows the doubted after every other eligible "
           + "candidate on a draw with the probability that doing so pays in the namespace (learned from the rewards of "
-          + "both arms, ½ before any), made only where the two orders would show different memories; OFF: doubted "
-          + "successes keep their place."),
+          + "both arms, ½ before any) times the share of its rewarded retrievals made by new tasks (as freshness), made "
+          + "only where the two orders would show different memories; OFF: doubted successes keep their place."),
       MemLoopConfig::doubt);
 
   /** The kind of value a knob takes. */

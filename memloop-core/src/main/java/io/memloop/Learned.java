@@ -41,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * @param doubtDemotedSuccessRate their success rate
  * @param doubtKept episodes of new tasks shown them where similarity put them, drawn at random against the demoted
  * @param doubtKeptSuccessRate their success rate
- * @param doubtProbability the chance that such an episode shows the doubted last now; absent before any
+ * @param doubtProbability the chance that such an episode shows the doubted last now (that demoting pays, times the
+ *     share of rewarded retrievals made by new tasks); absent before any
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,

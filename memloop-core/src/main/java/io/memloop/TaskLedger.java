@@ -219,7 +219,8 @@ final class TaskLedger {
         explorationProbability(d), neighbourNet, recurrence(r), Set.of(),
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit,
         text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
-        words, Set.of(), doubts ? explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY, new double[4])) : 0.5);
+        words, Set.of(), doubts ? Doubt.probability(explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY,
+            new double[4])), recurrence(r)) : 0.5);
     if (!view.noRecord() || (config.freshness() <= 0 && !doubts)) {
       return view;
     }
@@ -424,7 +425,8 @@ final class TaskLedger {
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
         scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, (long) s[0], rate(s[1], s[0]),
-        (long) s[2], rate(s[3], s[2]), s[0] + s[2] > 0 ? explorationProbability(s) : null);
+        (long) s[2], rate(s[3], s[2]),
+        s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -136,8 +136,12 @@ class DoubtTest {
       Retrieval r = loop.retrieve("ns", newTask(1));
       Map<String, Double> p = new java.util.HashMap<>();
       r.candidates().forEach(c -> p.put(c.memoryId(), c.probability()));
-      assertThat(p.get(near.id())).isEqualTo(0.5, within(1e-9));
-      assertThat(p.get(far.id())).isEqualTo(0.5, within(1e-9));
+      // ½ (no arm has a record yet) times the share of rewarded retrievals by new tasks: one of one, (0 + 1) / (1 + 2)
+      // recurring, as the recurrence's prior counts it
+      double demote = 0.5 * (1 - 1.0 / 3);
+      assertThat(loop.learned("ns").recurrence()).isEqualTo(1.0 / 3, within(1e-12));
+      assertThat(p.get(near.id())).isEqualTo(1 - demote, within(1e-6));
+      assertThat(p.get(far.id())).isEqualTo(demote, within(1e-6));
       assertThat(r.selected()).hasSize(1);
     }
   }
@@ -154,11 +158,17 @@ class DoubtTest {
     List<OfflineLearning.Choice> next = replay.choose("ns", "a new task 1", pool, known);
     assertThat(next).extracting(OfflineLearning.Choice::slate)
         .containsExactlyInAnyOrder(List.of("m1", "m2"), List.of("m2", "m1"));
-    assertThat(next).allSatisfy(c -> assertThat(c.probability()).isEqualTo(0.5, within(1e-6))); // Φ(0), approximated
+    // Φ(0) = ½ (approximated), times the share of rewarded retrievals by new tasks, 1 − (0 + 1) / (1 + 2)
+    double drawn = 0.5 * (1 - 1.0 / 3);
+    assertThat(next).filteredOn(c -> c.slate().get(0).equals("m2")).singleElement()
+        .satisfies(c -> assertThat(c.probability()).isEqualTo(drawn, within(1e-6)));
+    assertThat(next).filteredOn(c -> c.slate().get(0).equals("m1")).singleElement()
+        .satisfies(c -> assertThat(c.probability()).isEqualTo(1 - drawn, within(1e-6)));
     replay.learn(List.of("m2", "m1"), TaskNote.NO_DRAW, 1, null, known); // the demoted arm succeeded
     List<OfflineLearning.Choice> third = replay.choose("ns", "a new task 2", pool, known);
     double demote = third.stream().filter(c -> c.slate().get(0).equals("m2")).mapToDouble(OfflineLearning.Choice::probability).sum();
-    assertThat(demote).as("one success of the demoted arm tilts the draw towards it").isGreaterThan(0.5);
+    double share = 1 - 1.0 / 4; // two rewards, none by a task rewarded before: recurrence (0 + 1) / (2 + 2)
+    assertThat(demote).as("one success of the demoted arm tilts the draw towards it").isGreaterThan(0.5 * share);
   }
 
   /**

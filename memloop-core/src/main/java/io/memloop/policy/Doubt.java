@@ -17,9 +17,10 @@ import org.jspecify.annotations.Nullable;
  * notes tell it), following a plan that misleads costs it the attempt, and the doubted are better last; where an
  * agent without the right plan fails anyway, a doubted success is more often right for the asker than anything behind
  * it, and is better where similarity put it. So each namespace learns it from its rewards, as {@link NoteDepth} learns
- * how much of a note to show: probability matching between the two arms ({@link TaskView#doubtProbability}, the
- * chance that demoting has the higher success rate given each arm's rewarded episodes, ½ before any), drawn only
- * where the two orders would show different memories, so that each arm's record is of like episodes.
+ * how much of a note to show: probability matching between the two arms (the chance that demoting has the higher
+ * success rate given each arm's rewarded episodes, ½ before any), drawn only where the two orders would show different
+ * memories, so that each arm's record is of like episodes; and, as {@link Freshness}, only where tasks seldom come
+ * back ({@link #probability}, {@link TaskView#doubtProbability}).
  *
  * <p>The arm drawn is kept with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): one byte,
  * {@link #KEPT} or {@link #DEMOTED}; no annotation when there was no draw. The reward adds it to ledger entry
@@ -43,6 +44,18 @@ public final class Doubt {
   public static final int NO_DRAW = -1;
 
   private Doubt() {}
+
+  /**
+   * The chance that a new task whose two orders differ is shown the doubted last: {@code pays × (1 − recurrence)}, where
+   * {@code pays} is the chance that demoting has the higher success rate given each arm's episodes and {@code
+   * recurrence} the namespace's share of rewarded retrievals made by a task rewarded before ({@link
+   * TaskView#recurrence}). Where tasks come back, a success that failed was more often tried by a look-alike task
+   * than wrong for the asker (the asker's own success, which a paraphrase of it should see first), as for
+   * {@link Freshness}; where every task is new, the namespace's evidence alone decides.
+   */
+  public static double probability(double pays, double recurrence) {
+    return pays * (1 - recurrence);
+  }
 
   /** Whether a namespace under {@code config} doubts: {@link MemLoopConfig.Doubt#LEARNED} and per-task learning on. */
   public static boolean on(MemLoopConfig config) {

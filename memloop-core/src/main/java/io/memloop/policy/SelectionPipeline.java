@@ -336,8 +336,9 @@ public final class SelectionPipeline {
     }
     if (ranked.doubtArm() != Doubt.NO_DRAW) {
       taskOrder += String.format(Locale.ROOT, "; %d success(es) in the pool are doubted (their latest use failed): with "
-          + "probability %s, the chance that showing them last pays in this namespace as its rewards tell it, they go "
-          + "after every other eligible candidate (doubt), not drawn here", ranked.doubted(), num(task.doubtProbability()));
+          + "probability %s (the chance that showing them last pays in this namespace as its rewards tell it, times the "
+          + "share %s of its rewarded retrievals made by new tasks) they go after every other eligible candidate "
+          + "(doubt), not drawn here", ranked.doubted(), num(task.doubtProbability()), num(1 - task.recurrence()));
     }
     steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0

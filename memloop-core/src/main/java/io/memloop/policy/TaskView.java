@@ -33,8 +33,9 @@ import java.util.Set;
  *     one and {@link TextChannel} reads it; else null
  * @param doubted the pooled success experiences whose latest use failed ({@link Doubt}), read only for a task with no
  *     record of its own in a namespace that doubts (else empty)
- * @param doubtProbability the chance that a task whose ranking holds a doubted success is shown the doubted last: ½
- *     while the namespace's rewards do not tell the two arms apart, then high where demoting paid and low where not
+ * @param doubtProbability the chance that a task whose ranking holds a doubted success is shown the doubted last
+ *     ({@link Doubt#probability}): while the namespace's rewards do not tell the two arms apart ½ times the share of
+ *     its retrievals by new tasks, then high where demoting paid and tasks seldom come back, low otherwise
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
