@@ -8,7 +8,8 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Step 5 of Phase B for a task with no record of its own ({@link MemLoopConfig#doubt}): success experiences whose
+ * The end of step 4 of Phase B ({@link TaskOrder}, before {@link Explore}), for a task with no record of its own
+ * ({@link MemLoopConfig#doubt}): success experiences whose
  * latest use failed ({@link TaskView#doubted}) are shown after every other eligible candidate, on a draw.
  *
  * <p>A success that an agent followed and failed with is either right for its own kind and wrong for a look-alike, or
