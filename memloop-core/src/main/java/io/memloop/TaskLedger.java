@@ -235,7 +235,7 @@ final class TaskLedger {
         doubted.add(id);
       }
     });
-    return view.withStale(config.freshness() > 0 ? stale : Set.of()).withDoubted(doubts ? doubted : Set.of());
+    return view.withCredit(config.freshness() > 0 ? stale : Set.of(), doubts ? doubted : Set.of());
   }
 
   /**

@@ -150,11 +150,10 @@ public final class SelectionPipeline {
    * @param blockZ by pool index, each block's z-scored cosine ({@link Blocks}); null when vectors are not split
    * @param textZ by pool index, the z-scored vectors' and texts' similarity ({@link TextChannel}); null when not mixed
    * @param doubtArm the arm {@link Doubt} drew, or {@link Doubt#NO_DRAW}
-   * @param doubted how many doubted successes were in the pool when {@link Doubt} drew (else 0)
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
-      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm, int doubted) {}
+      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm) {}
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -230,9 +229,8 @@ public final class SelectionPipeline {
       take = Math.min(config.firstEncounterK2(), m); // no evidence of its own yet: show more of the greedy order
     }
     int doubtArm = Doubt.NO_DRAW;
-    int doubted = 0;
     double[] doubtP = null; // by pool index, the chance of being shown over the doubt's draw
-    if (first && Doubt.on(config) && (learned == null || learned.inclusion() == null)) {
+    if (first && Doubt.on(config) && learned.inclusion() == null) { // a first encounter has a view, so an order
       int[] demoted = Doubt.demoted(pool, order, m, task.doubted());
       if (demoted != null && Doubt.differ(order, demoted, take)) {
         double p = task.doubtProbability();
@@ -240,9 +238,6 @@ public final class SelectionPipeline {
         for (int r = 0; r < take; r++) {
           doubtP[order[r]] += 1 - p;
           doubtP[demoted[r]] += p;
-        }
-        for (int r = 0; r < m; r++) {
-          doubted += Doubt.isDoubted(pool.get(order[r]), task.doubted()) ? 1 : 0;
         }
         // a randomised, logged choice: each arm's record in the namespace is of like episodes
         boolean demote = random.nextDouble() < p;
@@ -258,8 +253,7 @@ public final class SelectionPipeline {
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion()
         : doubtP != null ? doubtP : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm,
-        doubted);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm);
   }
 
   /**
@@ -335,10 +329,14 @@ public final class SelectionPipeline {
           num(Freshness.weight(config, task)));
     }
     if (ranked.doubtArm() != Doubt.NO_DRAW) {
+      int doubted = 0;
+      for (int r = 0; r < m; r++) {
+        doubted += Doubt.isDoubted(pool.get(order[r]), task.doubted()) ? 1 : 0;
+      }
       taskOrder += String.format(Locale.ROOT, "; %d success(es) in the pool are doubted (their latest use failed): with "
           + "probability %s (the chance that showing them last pays in this namespace as its rewards tell it, times the "
           + "share %s of its rewarded retrievals made by new tasks) they go after every other eligible candidate "
-          + "(doubt), not drawn here", ranked.doubted(), num(task.doubtProbability()), num(1 - task.recurrence()));
+          + "(doubt), not drawn here", doubted, num(task.doubtProbability()), num(1 - task.recurrence()));
     }
     steps.add(new Explanation.Step("TaskOrder", taskOrder));
     steps.add(new Explanation.Step("Explore", epsilon > 0 && m > 0

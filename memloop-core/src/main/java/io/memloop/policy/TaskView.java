@@ -108,15 +108,9 @@ public record TaskView(
     return net.isEmpty() && consecutiveFailures == 0 && explorations == 0;
   }
 
-  /** This view with {@code stale} as its stale successes. */
-  public TaskView withStale(Set<String> stale) {
-    return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
-        fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
-        doubtProbability);
-  }
-
-  /** This view with {@code doubted} as its doubted successes. */
-  public TaskView withDoubted(Set<String> doubted) {
+  /** This view with {@code stale} as its stale successes and {@code doubted} as its doubted ones (both read from the
+   * pooled successes' credit entries). */
+  public TaskView withCredit(Set<String> stale, Set<String> doubted) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
         fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
         doubtProbability);

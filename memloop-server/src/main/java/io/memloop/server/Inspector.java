@@ -75,17 +75,11 @@ final class Inspector {
   }
 
   static Map<String, Object> learned(Learned l) {
-    Map<String, Object> exploration = new LinkedHashMap<>();
-    exploration.put("explored", l.explored());
-    exploration.put("exploredSuccessRate", l.exploredSuccessRate());
-    exploration.put("notExplored", l.notExplored());
-    exploration.put("notExploredSuccessRate", l.notExploredSuccessRate());
+    Map<String, Object> exploration = arms("explored", l.explored(), l.exploredSuccessRate(), "notExplored",
+        l.notExplored(), l.notExploredSuccessRate());
     exploration.put("probability", l.explorationProbability());
-    Map<String, Object> depth = new LinkedHashMap<>();
-    depth.put("whole", l.wholeNotes());
-    depth.put("wholeSuccessRate", l.wholeSuccessRate());
-    depth.put("shortened", l.shortenedNotes());
-    depth.put("shortenedSuccessRate", l.shortenedSuccessRate());
+    Map<String, Object> depth = arms("whole", l.wholeNotes(), l.wholeSuccessRate(), "shortened", l.shortenedNotes(),
+        l.shortenedSuccessRate());
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("taskLearning", l.taskLearning());
     out.put("exploration", exploration);
@@ -105,13 +99,24 @@ final class Inspector {
     text.put("weights", l.textWeights());
     text.put("updates", l.textUpdates());
     out.put("textSimilarity", text);
-    Map<String, Object> doubt = new LinkedHashMap<>();
-    doubt.put("demoted", l.doubtDemoted());
-    doubt.put("demotedSuccessRate", l.doubtDemotedSuccessRate());
-    doubt.put("kept", l.doubtKept());
-    doubt.put("keptSuccessRate", l.doubtKeptSuccessRate());
+    Map<String, Object> doubt = arms("demoted", l.doubtDemoted(), l.doubtDemotedSuccessRate(), "kept", l.doubtKept(),
+        l.doubtKeptSuccessRate());
     doubt.put("probability", l.doubtProbability());
     out.put("doubt", doubt);
+    return out;
+  }
+
+  /**
+   * The record of one of the namespace's two-armed draws (exploring, note depth, doubt): each arm's episodes under its
+   * name and their success rate under its name + {@code SuccessRate}, first arm first.
+   */
+  private static Map<String, Object> arms(String first, long firstEpisodes, @Nullable Double firstRate, String second,
+      long secondEpisodes, @Nullable Double secondRate) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put(first, firstEpisodes);
+    out.put(first + "SuccessRate", firstRate);
+    out.put(second, secondEpisodes);
+    out.put(second + "SuccessRate", secondRate);
     return out;
   }
 
