@@ -742,6 +742,16 @@ public final class LuceneStore implements MemoryStore {
     index.awaitMerges();
   }
 
+  /**
+   * Test hook: what an insert throws when, while it indexes, Lucene's writer closes after a failure on
+   * another thread and the merge thread has not recorded that failure yet; {@code seen} is what
+   * Lucene threw to the insert.
+   */
+  MemLoopException indexingFailedForTesting(Throwable seen) {
+    index.takeMergeFailure(); // not recorded yet
+    return lifecycle.fail("indexing a memory", seen);
+  }
+
   /** Test hook: the store-wide bound on saved retrievals, with what it holds. */
   RetrievalBook.Budget retrievalBudgetForTesting() {
     return state.namespaces.retrievalBudget;

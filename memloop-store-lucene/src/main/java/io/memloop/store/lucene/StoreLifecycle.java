@@ -55,7 +55,7 @@ final class StoreLifecycle {
     ensureOpen();
     Throwable merge = parts.index().takeMergeFailure();
     if (merge != null) {
-      if (parts.index().writerFailed()) { // Lucene closes its writer after a failed merge: reopening recovers
+      if (parts.index().writerFailure() != null) { // Lucene closes its writer after a failed merge: reopening recovers
         throw fail("merging the index (in the background) of", merge);
       }
       throw unavailable("merging the index (in the background; the old segments stay in use) of", merge);
@@ -77,6 +77,14 @@ final class StoreLifecycle {
 
   /** Marks the store failed (RAM may be ahead of disk) and returns the exception to throw. */
   MemLoopException fail(String doing, Throwable cause) {
+    Throwable tragic = parts.index().writerFailure();
+    if (tragic != null && tragic != cause && !(cause instanceof MemLoopException)) {
+      // Lucene closed its writer after a failure on another thread (a background merge) before the
+      // merge thread recorded it: this call only saw "closed"; the reason to report is that failure.
+      parts.index().takeMergeFailure();
+      doing = doing + " (the index writer had failed in the background)";
+      cause = tragic;
+    }
     if (failure == null) {
       failure = cause;
     }

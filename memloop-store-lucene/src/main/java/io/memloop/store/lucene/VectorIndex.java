@@ -526,9 +526,9 @@ final class VectorIndex implements Closeable {
     return mergeFailures.take();
   }
 
-  /** Whether Lucene closed the writer after a tragic failure (a failed flush or merge). */
-  boolean writerFailed() {
-    return writer.getTragicException() != null;
+  /** Why Lucene closed the writer (a failed flush or merge on any thread), or null while it is open. */
+  @Nullable Throwable writerFailure() {
+    return writer.getTragicException();
   }
 
   /** Waits for running background merges (tests). */

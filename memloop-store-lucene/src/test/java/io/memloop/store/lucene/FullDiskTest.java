@@ -5,6 +5,7 @@ import static io.memloop.store.lucene.StoreFixtures.insert;
 import static io.memloop.store.lucene.StoreFixtures.randomUnit;
 import static io.memloop.store.lucene.StoreFixtures.select;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.memloop.MemLoopException;
 import io.memloop.Memory;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.IOContext;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,6 +145,42 @@ class FullDiskTest {
         assertThat(reopened.get("ns", m.id())).as("acknowledged %s", m.id()).isPresent();
       }
       reopened.forceMerge(1); // space is back: merges work again
+    }
+  }
+
+  /**
+   * The window the previous test meets by chance: Lucene closes its writer when a merge fails, before
+   * the merge thread records the failure, and an insert indexing meanwhile gets "this DocumentsWriter is
+   * closed", which has no cause. That call must still say the disk is full, and so must later calls.
+   */
+  @Test
+  void insertMeetingTheWriterClosingBeforeTheMergeFailureIsRecorded_saysDiskFull() {
+    Path dir = tmp.resolve("window");
+    LuceneStoreOptions manySegments = LuceneStoreOptions.builder().refreshEveryInserts(1).build();
+    FullDisk disk = new FullDisk(ctx -> ctx.context() == IOContext.Context.MERGE, false);
+    disk.leave(0);
+    SplittableRandom rnd = new SplittableRandom(5);
+    List<Memory> acknowledged = new ArrayList<>();
+    LuceneStore store = LuceneStore.open(dir, DIM, manySegments, disk.io());
+    for (int i = 0; i < 60 && disk.refusals() == 0; i++) {
+      acknowledged.add(insert(store, "ns", randomUnit(rnd, DIM), "m " + i, 0));
+      store.awaitMergesForTesting();
+    }
+    assertThat(disk.refusals()).as("merges refused").isPositive();
+
+    assertDiskFull(store.indexingFailedForTesting(new AlreadyClosedException("this DocumentsWriter is closed")));
+    assertDiskFull(catchThrowable(() -> insert(store, "ns", randomUnit(rnd, DIM), "later", 0)));
+    disk.free();
+    try {
+      store.close();
+    } catch (MemLoopException e) {
+      assertDiskFull(e);
+    }
+    assertThat(printed()).as("stderr").doesNotContain("Exception").doesNotContain("\tat ");
+    try (LuceneStore reopened = LuceneStore.open(dir, DIM)) {
+      for (Memory m : acknowledged) {
+        assertThat(reopened.get("ns", m.id())).as("acknowledged %s", m.id()).isPresent();
+      }
     }
   }
 }
