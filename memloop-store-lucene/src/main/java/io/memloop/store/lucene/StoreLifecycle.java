@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,22 +78,29 @@ final class StoreLifecycle {
 
   /** Marks the store failed (RAM may be ahead of disk) and returns the exception to throw. */
   MemLoopException fail(String doing, Throwable cause) {
-    Throwable tragic = parts.index().writerFailure();
-    if (tragic != null && tragic != cause && !(cause instanceof MemLoopException)) {
-      // Lucene closed its writer after a failure on another thread (a background merge) before the
-      // merge thread recorded it: this call only saw "closed"; the reason to report is that failure.
-      parts.index().takeMergeFailure();
-      doing = doing + " (the index writer had failed in the background)";
-      cause = tragic;
+    Throwable reason = behindClosedWriter(cause);
+    if (reason != cause) {
+      parts.index().takeMergeFailure(); // the same failure, reported here
     }
     if (failure == null) {
-      failure = cause;
+      failure = reason;
     }
-    return cause instanceof MemLoopException me ? me : unavailable(doing, cause);
+    return reason instanceof MemLoopException me ? me : StoreFiles.unavailable(dir, doing, reason);
   }
 
   MemLoopException unavailable(String doing, Throwable cause) {
-    return StoreFiles.unavailable(dir, doing, cause);
+    return StoreFiles.unavailable(dir, doing, behindClosedWriter(cause));
+  }
+
+  /**
+   * Why Lucene closed its writer, where {@code cause} only says it is closed: Lucene closes the writer
+   * after a failure on another thread (a background merge) before the merge thread records it, and a
+   * call in between gets an AlreadyClosedException that may carry no cause ("this DocumentsWriter is
+   * closed"). Otherwise {@code cause}.
+   */
+  private Throwable behindClosedWriter(Throwable cause) {
+    Throwable tragic = cause instanceof AlreadyClosedException ? parts.index().writerFailure() : null;
+    return tragic != null ? tragic : cause;
   }
 
   /** The unit the current thread runs ({@link #unit}), or null. */
