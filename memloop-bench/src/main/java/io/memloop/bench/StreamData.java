@@ -101,6 +101,7 @@ public final class StreamData {
     o.put("against", c.against());
     o.put("success", difference(c.success()));
     o.put("recoveryEpisodes", c.recovery().map(StreamData::recoveryDifference).orElse(null));
+    o.put("recoveryEpisodesToCommonLevel", c.recoveryToCommonLevel().map(StreamData::recoveryDifference).orElse(null));
     return o;
   }
 

@@ -30,11 +30,17 @@ public record StreamEnvironmentSummary(
    * {@code strategy} minus {@code against}, paired by seed.
    *
    * @param success on first-encounter success (positive: {@code strategy} better)
-   * @param recovery on episodes to recover after the drift, censored runs at their censoring value (negative:
-   *     {@code strategy} recovers faster); empty when no seed has a recovery for both
+   * @param recovery on episodes to recover after the drift, each to its own level before the drift
+   *     ({@link StreamMetrics.Recovery}), censored runs at their censoring value (negative: {@code strategy} recovers
+   *     faster); empty when no seed has a recovery for both
+   * @param recoveryToCommonLevel on episodes until the drifting kinds' rolling success reaches the same target for
+   *     both, the lower of the two levels before the drift minus the tolerance ({@link
+   *     StreamMetrics.Recovery#episodesTo}): how fast each got back to a success both had had, where {@code recovery}
+   *     gives a strategy that had learned less before the drift less to regain; empty as {@code recovery}
    */
   public record Comparison(String strategy, double mean, String against, double againstMean,
-      Headline.Difference success, Optional<Headline.Difference> recovery) {
+      Headline.Difference success, Optional<Headline.Difference> recovery,
+      Optional<Headline.Difference> recoveryToCommonLevel) {
 
     /** "default 0.62 vs rag 0.55: +0.07 [+0.03, +0.11] (gain)". */
     String format() {
@@ -87,8 +93,21 @@ public record StreamEnvironmentSummary(
   static Comparison compare(StreamStrategySummary a, StreamStrategySummary b) {
     List<Double> success = new ArrayList<>(paired(a, b, m -> Optional.of(m.success())).values());
     List<Double> recovery = new ArrayList<>(paired(a, b, m -> m.recovery().map(r -> (double) r.episodes())).values());
+    List<Double> common = new ArrayList<>();
+    for (StreamMetrics x : a.runs()) {
+      Optional<StreamMetrics.Recovery> mine = x.recovery();
+      Optional<StreamMetrics.Recovery> theirs = b.run(x.seed()).flatMap(StreamMetrics::recovery);
+      if (mine.isPresent() && theirs.isPresent()) {
+        double target = Math.min(mine.get().level(), theirs.get().level()) - StreamMetrics.TOLERANCE;
+        common.add((double) (mine.get().episodesTo(target) - theirs.get().episodesTo(target)));
+      }
+    }
     return new Comparison(a.strategy(), a.success().mean(), b.strategy(), b.success().mean(),
-        Headline.difference(success), recovery.isEmpty() ? Optional.empty() : Optional.of(Headline.difference(recovery)));
+        Headline.difference(success), optionalDifference(recovery), optionalDifference(common));
+  }
+
+  private static Optional<Headline.Difference> optionalDifference(List<Double> paired) {
+    return paired.isEmpty() ? Optional.empty() : Optional.of(Headline.difference(paired));
   }
 
   /** Seed → {@code a}'s metric minus {@code b}'s, over the seeds where both have it, in {@code a}'s run order. */

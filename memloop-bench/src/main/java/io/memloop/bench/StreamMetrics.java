@@ -61,14 +61,40 @@ public record StreamMetrics(
    * instance where that mean reaches L − {@link #TOLERANCE} (with at least {@link #ROLLING} of them played since
    * the drift).
    *
+   * <p>L is the run's own level: a strategy that had learned little before the drift has little to regain, so two
+   * strategies' episodes to recover compare how fast each got back to where it was, not which got back to a given
+   * success first. {@link #episodesTo} answers the second: the comparisons take the lower of the two levels
+   * ({@link StreamEnvironmentSummary.Comparison#recoveryToCommonLevel}).
+   *
    * @param episodes stream episodes of every kind from the drift up to and including that instance; when it
    *     never recovers, censored at the episodes left after the drift ({@code length − driftAt})
    * @param recovered false when censored
    * @param level L
    * @param dip the lowest rolling mean after the drift; empty when fewer than {@link #ROLLING} drifting-kind
    *     instances followed the drift
+   * @param reached by drifting-kind instance after the drift from the {@link #ROLLING}th on, the episodes from the
+   *     drift up to and including it, and the rolling mean there ({@link Reached}); in stream order
+   * @param censoredAt the episodes left after the drift
    */
-  public record Recovery(int episodes, boolean recovered, double level, OptionalDouble dip) {}
+  public record Recovery(
+      int episodes, boolean recovered, double level, OptionalDouble dip, List<Reached> reached, int censoredAt) {
+
+    public Recovery {
+      reached = List.copyOf(reached);
+    }
+
+    /**
+     * Episodes from the drift until the rolling mean first reaches {@code target}; {@link #censoredAt} when it never
+     * does.
+     */
+    public int episodesTo(double target) {
+      int at = firstReaching(reached, target);
+      return at < 0 ? censoredAt : at;
+    }
+  }
+
+  /** A point of the rolling mean after the drift: episodes since the drift, and the mean there. */
+  public record Reached(int episodes, double rolling) {}
 
   /** Number of windows of a stream of {@code length} episodes. */
   static int windows(int length) {
@@ -148,8 +174,7 @@ public record StreamMetrics(
     boolean[] window = new boolean[ROLLING]; // ring buffer of the last ROLLING drifting-kind outcomes
     int seen = 0;
     int solved = 0;
-    double dip = Double.POSITIVE_INFINITY;
-    int recoveredAt = -1;
+    List<Reached> reached = new ArrayList<>();
     for (int i = driftAt; i < rows.size(); i++) {
       StreamRow r = rows.get(i);
       if (!r.driftingKind()) {
@@ -163,18 +188,23 @@ public record StreamMetrics(
       solved += r.success() ? 1 : 0;
       seen++;
       if (seen >= ROLLING) {
-        double rolling = (double) solved / ROLLING;
-        dip = Math.min(dip, rolling);
-        // 1e-12: floating-point slack, so that a rolling mean exactly at L − 0.05 (e.g. 0.25 − 0.05) counts
-        if (recoveredAt < 0 && rolling >= level - TOLERANCE - 1e-12) {
-          recoveredAt = i;
-        }
+        reached.add(new Reached(i - driftAt + 1, (double) solved / ROLLING));
       }
     }
-    OptionalDouble dipValue = Double.isInfinite(dip) ? OptionalDouble.empty() : OptionalDouble.of(dip);
-    return Optional.of(recoveredAt < 0
-        ? new Recovery(rows.size() - driftAt, false, level, dipValue)
-        : new Recovery(recoveredAt - driftAt + 1, true, level, dipValue));
+    OptionalDouble dip = reached.stream().mapToDouble(Reached::rolling).min();
+    int censoredAt = rows.size() - driftAt;
+    int at = firstReaching(reached, level - TOLERANCE);
+    return Optional.of(new Recovery(at < 0 ? censoredAt : at, at >= 0, level, dip, reached, censoredAt));
+  }
+
+  /** The episodes of the first point of {@code reached} whose rolling mean reaches {@code target}; -1 when none does. */
+  private static int firstReaching(List<Reached> reached, double target) {
+    for (Reached r : reached) {
+      if (r.rolling() >= target - 1e-12) { // slack: a mean exactly at L − 0.05 (e.g. 0.25 − 0.05) counts
+        return r.episodes();
+      }
+    }
+    return -1;
   }
 
   /** Among episodes that showed a memory and could be judged, the fraction whose first memory misled. */

@@ -84,6 +84,8 @@ public final class StreamReport {
           .append(": ").append(h.get().success().format()).append(" (").append(h.get().success().verdict()).append(")");
       h.get().recovery().ifPresent(r -> out.append("; episodes to recover after the drift ").append(format(r, 0))
           .append(" (").append(r.recoveryVerdict()).append(")"));
+      h.get().recoveryToCommonLevel().ifPresent(r -> out.append(", to the lower of the two levels ").append(format(r, 0))
+          .append(" (").append(r.recoveryVerdict()).append(")"));
       out.append('\n');
     }
     overall().ifPresent(o -> out.append(String.format(Locale.ROOT,
@@ -117,11 +119,15 @@ public final class StreamReport {
       List<StreamEnvironmentSummary.Comparison> cs = env.comparisons();
       if (!cs.isEmpty()) {
         out.append("\n`default` minus each baseline (paired per seed, mean [95 % t-interval]):\n\n");
-        out.append("| baseline | success | recovery (episodes; negative: faster) |\n|---|---|---|\n");
+        out.append("| baseline | success | recovery (episodes; negative: faster) | recovery to the common level |\n"
+            + "|---|---|---|---|\n");
         for (StreamEnvironmentSummary.Comparison c : cs) {
           out.append("| ").append(c.against()).append(" | ").append(c.success().format()).append(" (")
               .append(c.success().verdict()).append(") | ")
               .append(c.recovery().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")").orElse(ReportPage.UNDEFINED))
+              .append(" | ")
+              .append(c.recoveryToCommonLevel().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")")
+                  .orElse(ReportPage.UNDEFINED))
               .append(" |\n");
         }
       }
@@ -155,7 +161,9 @@ public final class StreamReport {
         instances before the drift; recovery is the number of episodes (all kinds) from the drift until their
         rolling success over the last 50 of them first reaches L − 0.05. A run that never does is counted at
         the episodes left after the drift (censored); recovered: runs that did, of those measured. dip: the
-        lowest rolling success after the drift.
+        lowest rolling success after the drift. L is each run's own level, so a strategy that had learned little
+        before the drift has little to regain; recovery to the common level (comparisons) takes, for each seed,
+        the lower of the two strategies' L − 0.05 as both runs' target.
       - misled: among episodes that showed a memory, the fraction whose top-ranked memory misled (a success
         experience that does not fit the instance, e.g. one made stale by the drift); judged with ground truth.
       - memories at end: memories held after the last episode (the report page charts their growth).

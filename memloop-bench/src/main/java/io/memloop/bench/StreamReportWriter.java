@@ -122,15 +122,17 @@ public final class StreamReportWriter {
       return;
     }
     h.append("<table class=\"finding\">\n<thead><tr><th scope=\"col\">default minus</th><th scope=\"col\">success</th>"
-        + "<th scope=\"col\">recovery (episodes; negative: faster)</th></tr></thead>\n<tbody>\n");
+        + "<th scope=\"col\">recovery (episodes; negative: faster)</th>"
+        + "<th scope=\"col\">recovery to the common level</th></tr></thead>\n<tbody>\n");
     for (StreamEnvironmentSummary.Comparison c : cs) {
       h.append("<tr><th scope=\"row\">").append(esc(c.against())).append("</th>");
       cell(h, c.success().format(), c.success().verdict(), false);
-      Optional<Headline.Difference> r = c.recovery();
-      if (r.isPresent()) {
-        cell(h, StreamReport.format(r.get(), 0) + " (" + r.get().recoveryVerdict() + ")", r.get().verdict(), true);
-      } else {
-        h.append("<td>").append(ReportPage.UNDEFINED).append("</td>");
+      for (Optional<Headline.Difference> r : List.of(c.recovery(), c.recoveryToCommonLevel())) {
+        if (r.isPresent()) {
+          cell(h, StreamReport.format(r.get(), 0) + " (" + r.get().recoveryVerdict() + ")", r.get().verdict(), true);
+        } else {
+          h.append("<td>").append(ReportPage.UNDEFINED).append("</td>");
+        }
       }
       h.append("</tr>\n");
     }

@@ -92,11 +92,13 @@ class StreamBenchTest {
     assertThat(cs).allSatisfy(c -> {
       assertThat(c.success().n()).isEqualTo(2);
       assertThat(c.recovery()).isPresent();
+      assertThat(c.recoveryToCommonLevel()).isPresent();
     });
     StreamEnvironmentSummary.Comparison headline = env.headline().orElseThrow();
     assertThat(headline.against()).isEqualTo(env.bestBaseline().orElseThrow().strategy()).isNotEqualTo("oracle");
     assertThat(report.overall()).isEmpty(); // one environment: no average over environments
-    assertThat(report.toText()).contains("fake: default").contains("| rag |").doesNotContain("**");
+    assertThat(report.toText()).contains("fake: default").contains("| rag |").contains("to the lower of the two levels")
+        .doesNotContain("**");
   }
 
   @Test
@@ -228,6 +230,7 @@ class StreamBenchTest {
     assertThat(rag.path("curve")).hasSize(3);
     assertThat(fake.path("defaultVsBaselines")).hasSize(3);
     assertThat(fake.path("defaultOverBestBaseline").path("success").path("n").asInt()).isEqualTo(2);
+    assertThat(fake.path("defaultOverBestBaseline").path("recoveryEpisodesToCommonLevel").path("n").asInt()).isEqualTo(2);
     List<String> lines = Files.readAllLines(dir.resolve("episodes.jsonl"));
     assertThat(lines).hasSize(2 * STRATEGIES.size() * 300);
     JsonNode row = BenchData.JSON.readTree(lines.get(0));
@@ -235,7 +238,8 @@ class StreamBenchTest {
     assertThat(iterable(row.fieldNames())).contains("index", "kind", "driftingKind", "afterDrift", "success", "shown");
     assertThat(Files.readAllLines(dir.resolve("episodes.csv"))).hasSize(1 + lines.size());
     String html = Files.readString(index);
-    assertThat(html).contains("stream-curve-fake.png", "stream-regret-fake.png", "stream-memories-fake.png", "recovery");
+    assertThat(html).contains("stream-curve-fake.png", "stream-regret-fake.png", "stream-memories-fake.png", "recovery",
+        "recovery to the common level");
     assertThat(dir.resolve("stream-curve-fake.svg")).exists();
   }
 

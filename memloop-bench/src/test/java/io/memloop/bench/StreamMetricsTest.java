@@ -119,4 +119,35 @@ class StreamMetricsTest {
     assertThat(r.episodes()).isEqualTo(200);
     assertThat(r.dip()).isEqualTo(OptionalDouble.empty());
   }
+
+  @Test
+  void episodesTo_aLowerTarget_isReachedNoLaterThanTheOwnLevel_andANeverReachedOneIsCensored() {
+    // As in the first recovery test: level 1.0; the first 60 drifting instances after the drift fail, then all
+    // succeed. The rolling 50 reach 0.16 (8 successes) at the 68th drifting instance, index 300 + 2 * 67 = 434.
+    List<StreamRow> rows = rows(600, i -> i % 2 == 0, i -> i < 300 || i % 2 == 1 || (i - 300) / 2 >= 60);
+    StreamMetrics.Recovery r = StreamMetrics.recovery(rows, 300).orElseThrow();
+    assertThat(r.episodesTo(0.15)).isEqualTo(135);
+    assertThat(r.episodesTo(r.level() - StreamMetrics.TOLERANCE)).isEqualTo(r.episodes()).isEqualTo(215);
+    assertThat(r.episodesTo(1.01)).isEqualTo(r.censoredAt()).isEqualTo(300);
+    assertThat(r.episodesTo(0.0)).as("the first point: 50 drifting instances after the drift").isEqualTo(99);
+  }
+
+  @Test
+  void comparison_recoveryToTheCommonLevel_givesBothRunsTheLowerLevelAsTarget() {
+    // a: level 1.0, 60 failures after the drift, then all solved: 215 episodes to its own level, 135 to 0.15.
+    List<StreamRow> a = rows(600, i -> i % 2 == 0, i -> i < 300 || i % 2 == 1 || (i - 300) / 2 >= 60);
+    // b: solves one drifting instance in five throughout: level 0.2, at 0.2 from the 50th instance after the drift
+    // (index 398: 99 episodes), to its own level and to the common one alike.
+    List<StreamRow> b = rows(600, i -> i % 2 == 0, i -> i % 2 == 1 || (i / 2) % 5 == 0);
+    StreamStrategySummary sa = StreamStrategySummary.of("a", List.of(
+        StreamMetrics.of(new StreamRun("a", 1, 300, a, java.util.Collections.nCopies(6, 1L), 0), Optional.empty())));
+    StreamStrategySummary sb = StreamStrategySummary.of("b", List.of(
+        StreamMetrics.of(new StreamRun("b", 1, 300, b, java.util.Collections.nCopies(6, 1L), 0), Optional.empty())));
+    assertThat(sb.runs().getFirst().recovery().orElseThrow().level()).isEqualTo(0.2);
+    StreamEnvironmentSummary.Comparison c = StreamEnvironmentSummary.compare(sa, sb);
+    assertThat(c.recovery().orElseThrow().mean()).isEqualTo(215 - 99);
+    assertThat(c.recoveryToCommonLevel().orElseThrow().mean()).isEqualTo(135 - 99);
+    assertThat(StreamEnvironmentSummary.compare(sb, sa).recoveryToCommonLevel().orElseThrow().mean())
+        .isEqualTo(99 - 135);
+  }
 }
