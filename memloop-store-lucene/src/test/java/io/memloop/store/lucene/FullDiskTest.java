@@ -133,19 +133,7 @@ class FullDiskTest {
     }
     assertThat(failures).as("calls after the failed merge").isNotEmpty();
     failures.forEach(FullDiskTest::assertDiskFull);
-    disk.free();
-    try {
-      store.close();
-    } catch (MemLoopException e) {
-      assertDiskFull(e);
-    }
-    assertThat(printed()).as("stderr").doesNotContain("Exception").doesNotContain("\tat ");
-    try (LuceneStore reopened = LuceneStore.open(dir, DIM)) {
-      for (Memory m : acknowledged) {
-        assertThat(reopened.get("ns", m.id())).as("acknowledged %s", m.id()).isPresent();
-      }
-      reopened.forceMerge(1); // space is back: merges work again
-    }
+    freeCloseAndReopen(disk, store, dir, acknowledged);
   }
 
   /**
@@ -170,6 +158,14 @@ class FullDiskTest {
 
     assertDiskFull(store.indexingFailedForTesting(new AlreadyClosedException("this DocumentsWriter is closed")));
     assertDiskFull(catchThrowable(() -> insert(store, "ns", randomUnit(rnd, DIM), "later", 0)));
+    freeCloseAndReopen(disk, store, dir, acknowledged);
+  }
+
+  /**
+   * Frees the disk and closes the failed store (close may report the failure, as disk full), checks that nothing
+   * was printed, reopens the store with every acknowledged write and merges it (space is back: merges work again).
+   */
+  private void freeCloseAndReopen(FullDisk disk, LuceneStore store, Path dir, List<Memory> acknowledged) {
     disk.free();
     try {
       store.close();
@@ -181,6 +177,7 @@ class FullDiskTest {
       for (Memory m : acknowledged) {
         assertThat(reopened.get("ns", m.id())).as("acknowledged %s", m.id()).isPresent();
       }
+      reopened.forceMerge(1);
     }
   }
 }
