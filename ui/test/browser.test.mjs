@@ -148,6 +148,7 @@ test("the page, as a user walks it", async (t) => {
     assert.equal(await page.locator("#block-weights").count(), 0);
     // the doubt's two arms are rows of the learned table, whether or not a draw has been made yet
     assert.match(await page.locator("#learned").innerText(), /successes whose latest use failed[^\n]*\s+shown last\s+\d+/);
+    assert.match(await page.locator("#learned").innerText(), /ranked by the learned similarity[^\n]*\s+learned similarity\s+\d+/);
     await page.locator(".chart canvas").first().waitFor();
     await page.locator("#events tbody tr").first().waitFor();
     assert.equal(await page.locator("#events tbody tr", { hasText: "a task the agent runs while the page is open" }).count(), 0);

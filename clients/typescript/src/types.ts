@@ -239,6 +239,13 @@ export interface Learned {
    * episode shows them last now (null before any). Absent from older servers.
    */
   doubt?: { demoted: number; demotedSuccessRate: number | null; kept: number; keptSuccessRate: number | null; probability: number | null };
+  /**
+   * Whether new tasks do better ranked by the similarity the namespace learned or by the plain cosine (knob
+   * `directionsUse`): episodes drawn to each where the two would show different memories, each with its success rate,
+   * and the chance that such an episode is ranked by the learned similarity now (null before any). Absent from older
+   * servers.
+   */
+  directionsUse?: { learned: number; learnedSuccessRate: number | null; cosine: number; cosineSuccessRate: number | null; probability: number | null };
 }
 
 /** One minute's activity. */

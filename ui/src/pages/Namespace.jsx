@@ -103,6 +103,7 @@ function Learned({ learned, model }) {
   const scales = directions?.scales ?? [];
   const text = learned.textSimilarity;
   const doubt = learned.doubt ?? {};
+  const use = learned.directionsUse ?? {};
   const models = model?.id?.split("+") ?? [];
   return (
     <>
@@ -121,6 +122,9 @@ function Learned({ learned, model }) {
               <tr id="doubt"><th scope="row" rowSpan={2}>A new task's successes whose latest use failed{doubt.probability != null ? ` (shown last with probability ${num(doubt.probability, 2)})` : ""}</th>
                 <td>shown last</td><td class="n">{int(doubt.demoted)}</td><td class="n">{pct(doubt.demotedSuccessRate)}</td></tr>
               <tr><td>kept in their place</td><td class="n">{int(doubt.kept)}</td><td class="n">{pct(doubt.keptSuccessRate)}</td></tr>
+              <tr id="directions-use"><th scope="row" rowSpan={2}>A new task ranked by the learned similarity{use.probability != null ? ` (with probability ${num(use.probability, 2)})` : ""}</th>
+                <td>learned similarity</td><td class="n">{int(use.learned)}</td><td class="n">{pct(use.learnedSuccessRate)}</td></tr>
+              <tr><td>plain cosine</td><td class="n">{int(use.cosine)}</td><td class="n">{pct(use.cosineSuccessRate)}</td></tr>
             </tbody>
           </table>
         </div>

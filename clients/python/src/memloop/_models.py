@@ -408,12 +408,27 @@ class Doubt:
 
 
 @dataclass(frozen=True)
+class DirectionsUse:
+    """Whether new tasks do better ranked by the similarity the namespace learned or by the plain cosine (knob
+    ``directionsUse``): episodes drawn to each (``learned``, ``cosine``) where the two would show different memories,
+    each with its success rate, and ``probability``, the chance that such an episode is ranked by the learned
+    similarity now (None before any).
+    """
+
+    learned: int = _wire("learned", _integer)
+    learned_success_rate: Optional[float] = _wire("learnedSuccessRate", _optional_number)
+    cosine: int = _wire("cosine", _integer)
+    cosine_success_rate: Optional[float] = _wire("cosineSuccessRate", _optional_number)
+    probability: Optional[float] = _wire("probability", _optional_number)
+
+
+@dataclass(frozen=True)
 class Learned:
     """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
 
     ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
-    from servers older than it); ``similarity_blocks``, ``similarity_directions``, ``text_similarity`` and ``doubt``:
-    None from servers older than them.
+    from servers older than it); ``similarity_blocks``, ``similarity_directions``, ``text_similarity``, ``doubt`` and
+    ``directions_use``: None from servers older than them.
     """
 
     task_learning: bool = _wire("taskLearning", _boolean)
@@ -427,6 +442,8 @@ class Learned:
     text_similarity: Optional[TextSimilarity] = _wire(
         "textSimilarity", _nested(TextSimilarity), model=TextSimilarity, absent=_absent)
     doubt: Optional[Doubt] = _wire("doubt", _nested(Doubt), model=Doubt, absent=_absent)
+    directions_use: Optional[DirectionsUse] = _wire("directionsUse", _nested(DirectionsUse), model=DirectionsUse,
+                                                    absent=_absent)
 
 
 @dataclass(frozen=True)

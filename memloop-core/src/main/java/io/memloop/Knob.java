@@ -155,7 +155,14 @@ public enum Knob {
           + "candidate on a draw with the probability that doing so pays in the namespace (learned from the rewards of "
           + "both arms, ½ before any) times the share of its rewarded retrievals made by new tasks (as freshness), made "
           + "only where the two orders would show different memories; OFF: doubted successes keep their place."),
-      MemLoopConfig::doubt);
+      MemLoopConfig::doubt),
+  DIRECTIONS_USE(Spec.choice("directionsUse", MemLoopConfig.DirectionsUse.class).is("LEARNED")
+      .in(Preset.MEMRL, "ALWAYS").in(Preset.SIMILARITY, "ALWAYS").before("ALWAYS")
+      .doc("Phase B: for a task with no record of its own (as for firstEncounterK2), once the namespace has learned a "
+          + "similarity (similarityDirections): ALWAYS ranks by it; LEARNED ranks by it on a draw with the probability "
+          + "that it pays in the namespace (learned from the rewards of both arms, ½ before any), else by the plain "
+          + "cosine, made only where the two would show different memories."),
+      MemLoopConfig::directionsUse);
 
   /** The kind of value a knob takes. */
   public enum Type {

@@ -43,6 +43,13 @@ import org.jspecify.annotations.Nullable;
  * @param doubtKeptSuccessRate their success rate
  * @param doubtProbability the chance that such an episode shows the doubted last now (that demoting pays, times the
  *     share of rewarded retrievals made by new tasks); absent before any
+ * @param directionsLearned episodes of new tasks ranked by the learned similarity on a draw against the plain cosine
+ *     ({@link MemLoopConfig#directionsUse()}), where the two would show different memories
+ * @param directionsLearnedSuccessRate their success rate
+ * @param directionsCosine such episodes ranked by the plain cosine
+ * @param directionsCosineSuccessRate their success rate
+ * @param directionsProbability the chance that such an episode is ranked by the learned similarity now (that it
+ *     pays); absent before any
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
@@ -51,7 +58,9 @@ public record Learned(
     @Nullable Double recurrence, List<Double> blockWeights, long blockUpdates, long similarityPairs,
     long similarityFittedAt, List<Double> directionScales, @Nullable Double directionsVarianceShare,
     List<Double> textWeights, long textUpdates, long doubtDemoted, @Nullable Double doubtDemotedSuccessRate,
-    long doubtKept, @Nullable Double doubtKeptSuccessRate, @Nullable Double doubtProbability) {
+    long doubtKept, @Nullable Double doubtKeptSuccessRate, @Nullable Double doubtProbability, long directionsLearned,
+    @Nullable Double directionsLearnedSuccessRate, long directionsCosine, @Nullable Double directionsCosineSuccessRate,
+    @Nullable Double directionsProbability) {
   public Learned {
     blockWeights = List.copyOf(blockWeights);
     directionScales = List.copyOf(directionScales);
@@ -68,7 +77,7 @@ public record Learned(
     this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
         wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, recurrence, blockWeights, blockUpdates,
         similarityPairs, similarityFittedAt, directionScales, directionsVarianceShare, textWeights, textUpdates, 0, null,
-        0, null, null);
+        0, null, null, 0, null, 0, null, null);
   }
 
   /** What a namespace learned, with no texts' similarity. */

@@ -52,7 +52,8 @@ public record MemLoopConfig(
     int similarityBlocks,
     int similarityDirections,
     TextSimilarity textSimilarity,
-    Doubt doubt) {
+    Doubt doubt,
+    DirectionsUse directionsUse) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -205,6 +206,21 @@ public record MemLoopConfig(
     LEARNED
   }
 
+  /**
+   * Whether a task with no record of its own is ranked by the similarity the namespace learned
+   * ({@link #similarityDirections}) always, or as the namespace's rewards say it pays
+   * ({@link io.memloop.policy.DirectionsUse}).
+   */
+  public enum DirectionsUse {
+    /** The learned similarity ranks once it is fitted. */
+    ALWAYS,
+    /**
+     * The learned similarity ranks on a draw with the probability that it pays in the namespace (½ until its rewards
+     * tell it apart from the plain cosine); else the plain cosine does.
+     */
+    LEARNED
+  }
+
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order ({@link Knob}). */
   public static final List<String> KNOBS = Knob.names();
 
@@ -237,7 +253,7 @@ public record MemLoopConfig(
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
         mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks,
-        similarityDirections, textSimilarity, doubt});
+        similarityDirections, textSimilarity, doubt, directionsUse});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -256,7 +272,8 @@ public record MemLoopConfig(
         (int) Knob.FIRST_ENCOUNTER_K2.in(v), (double) Knob.EXPLORE_BEYOND_BUDGET.in(v),
         (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
         (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v),
-        (TextSimilarity) Knob.TEXT_SIMILARITY.in(v), (Doubt) Knob.DOUBT.in(v));
+        (TextSimilarity) Knob.TEXT_SIMILARITY.in(v), (Doubt) Knob.DOUBT.in(v),
+        (DirectionsUse) Knob.DIRECTIONS_USE.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -412,6 +429,7 @@ public record MemLoopConfig(
     public Builder similarityDirections(int v) { return put(Knob.SIMILARITY_DIRECTIONS, v); }
     public Builder textSimilarity(TextSimilarity v) { return put(Knob.TEXT_SIMILARITY, v); }
     public Builder doubt(Doubt v) { return put(Knob.DOUBT, v); }
+    public Builder directionsUse(DirectionsUse v) { return put(Knob.DIRECTIONS_USE, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

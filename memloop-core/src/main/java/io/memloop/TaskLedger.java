@@ -1,8 +1,9 @@
 package io.memloop;
 
 import io.memloop.policy.Blocks;
-import io.memloop.policy.Doubt;
 import io.memloop.policy.Directions;
+import io.memloop.policy.DirectionsUse;
+import io.memloop.policy.Doubt;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
 import io.memloop.policy.TextChannel;
@@ -192,6 +193,10 @@ final class TaskLedger {
     if (doubts) {
       keys.add(Doubt.LEDGER_KEY);
     }
+    boolean drawsDirections = learnsSimilarity && DirectionsUse.on(config);
+    if (drawsDirections) {
+      keys.add(DirectionsUse.LEDGER_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -220,7 +225,8 @@ final class TaskLedger {
         blocks ? Blocks.weights(entries.get(Blocks.LEDGER_KEY), blockCount) : new double[0], fit,
         text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
         words, Set.of(), doubts ? Doubt.probability(explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY,
-            new double[4])), recurrence(r)) : 0.5);
+            new double[4])), recurrence(r)) : 0.5,
+        drawsDirections ? explorationProbability(entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4])) : 1);
     if (!view.noRecord() || (config.freshness() <= 0 && !doubts)) {
       return view;
     }
@@ -388,9 +394,10 @@ final class TaskLedger {
   Learned learned(String namespace, MemLoopConfig config) {
     Map<String, double[]> entries =
         store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY,
-            TextChannel.LEDGER_KEY, Doubt.LEDGER_KEY));
+            TextChannel.LEDGER_KEY, Doubt.LEDGER_KEY, DirectionsUse.LEDGER_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] s = entries.getOrDefault(Doubt.LEDGER_KEY, new double[4]);
+    double[] v = entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
     int blocks = Blocks.count(config, embedderBlocks);
@@ -426,7 +433,8 @@ final class TaskLedger {
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
         scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, (long) s[0], rate(s[1], s[0]),
         (long) s[2], rate(s[3], s[2]),
-        s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null);
+        s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null,
+        (long) v[0], rate(v[1], v[0]), (long) v[2], rate(v[3], v[2]), v[0] + v[2] > 0 ? explorationProbability(v) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {
@@ -674,6 +682,10 @@ final class TaskLedger {
       if (doubtArm != Doubt.NO_DRAW) {
         keys.add(Doubt.LEDGER_KEY);
       }
+      int directionsArm = DirectionsUse.drawn(retrieval.annotations());
+      if (directionsArm != DirectionsUse.NO_DRAW) {
+        keys.add(DirectionsUse.LEDGER_KEY);
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -721,6 +733,9 @@ final class TaskLedger {
       }
       if (doubtArm != Doubt.NO_DRAW) {
         out.put(Doubt.LEDGER_KEY, Doubt.update(entries.get(Doubt.LEDGER_KEY), doubtArm, unit));
+      }
+      if (directionsArm != DirectionsUse.NO_DRAW) {
+        out.put(DirectionsUse.LEDGER_KEY, DirectionsUse.update(entries.get(DirectionsUse.LEDGER_KEY), directionsArm, unit));
       }
       if (similarityQuery != null) {
         learnSimilarity(namespace, similarityQuery, credited, entries.get(Directions.PAIRS_KEY), config, out);

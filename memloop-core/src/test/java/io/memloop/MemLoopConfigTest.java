@@ -75,6 +75,7 @@ class MemLoopConfigTest {
             case "noteDepth" -> "newest";
             case "textSimilarity" -> "off";
             case "doubt" -> "off";
+            case "directionsUse" -> "always";
             case "exploreAfterFailures" -> "3";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
@@ -101,7 +102,7 @@ class MemLoopConfigTest {
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
             "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> MERGE_FAILURES", "firstEncounterK2 0 -> 8", "firstEncounterK1 0 -> 32", "freshness 0.0 -> 0.75",
-            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> LEARNED",
+            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> LEARNED", "directionsUse ALWAYS -> LEARNED",
             "taskLearning OFF -> ON",
             "mergeScope NEAREST -> RETRIEVED");
   }

@@ -73,7 +73,8 @@ class SimilarityDirectionsTest {
   private static MemLoop.Builder builder(InMemoryStore store, int directions) {
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().similarityDirections(directions)
         .firstEncounterK1(8) // the recall this test was built on (the default's is wider)
-        .doubt(MemLoopConfig.Doubt.OFF).build(); // the learned similarity alone decides what goes first
+        .doubt(MemLoopConfig.Doubt.OFF) // the learned similarity alone decides what goes first
+        .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build();
     return MemLoop.builder().store(store).config(config).clock(new MutableClock(Instant.parse("2026-03-01T12:00:00Z")))
         .seed(7);
   }

@@ -198,9 +198,14 @@ public record BenchOptions(
         continue; // an engine strategy, with or without knobs changed: its knobs were checked
       }
       if (!STRATEGIES.contains(s) && !ABLATIONS.contains(s) && ragTop(s) == 0 && ragHybridTop(s) == 0) {
+        // the ablations are listed for a name that looks like one: every other name gets a line short enough to read
+        String ablations = s.startsWith("default")
+            ? "ablations 'default' + one of: "
+                + String.join(" ", ABLATIONS.stream().map(a -> a.substring("default".length())).toList())
+            : ABLATIONS.size() + " ablations named default-… (a name starting with 'default' lists them)";
         throw MemLoopException.invalid("strategies", "unknown strategy '" + Checks.abbreviate(s) + "' (known: "
-            + String.join(", ", STRATEGIES) + "; rag-kN and rag-hybrid-kN, N up to " + MAX_RAG_TOP + " (rag-k3 is rag); ablations, 'default' and one of: "
-            + String.join(" ", ABLATIONS.stream().map(a -> a.substring("default".length())).toList()) + ")");
+            + String.join(", ", STRATEGIES) + "; rag-kN and rag-hybrid-kN, N up to " + MAX_RAG_TOP + " (rag-k3 is rag); "
+            + ablations + ")");
       }
     }
   }

@@ -81,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--strategies", paramLabel = "NAME,...", split = ",",
       description = "Strategies (default: no-memory, rag, rag-k5, rag-success, recent, similarity, memp, memrl,"
-          + " default, oracle; with --stream no-memory, rag, rag-k5, rag-k8, recent, similarity, memrl, default, oracle)."
+          + " default, oracle; with --stream no-memory, rag, rag-k5, rag-k8, rag-hybrid-k8, recent, similarity, memrl, default, oracle)."
           + " Also rag-kN (plain RAG showing N, 1 to 50), the ablations of BENCHMARKS.md (default-no-exploration,"
           + " ...), and any engine strategy with knobs changed after colons, named as in docs/configuration.md:"
           + " default:exploreBudget=8:k2=5.")

@@ -131,8 +131,17 @@ public final class Doubt {
     if (arm != KEPT && arm != DEMOTED) {
       throw new IllegalArgumentException("arm must be KEPT (0) or DEMOTED (1), got " + arm);
     }
+    return addTo(entry, arm == DEMOTED, unit);
+  }
+
+  /**
+   * A two-armed record [first arm's episodes, their summed reward, second arm's episodes, their summed reward] after
+   * one episode of the first arm ({@code first}) or the second, rewarded {@code unit}; {@code entry} null (or not of
+   * four) is an empty record. Shared by the namespace-level draws ({@link DirectionsUse}).
+   */
+  static double[] addTo(double @Nullable [] entry, boolean first, double unit) {
     double[] e = entry != null && entry.length == 4 ? entry.clone() : new double[4];
-    int at = arm == DEMOTED ? 0 : 2;
+    int at = first ? 0 : 2;
     e[at]++;
     e[at + 1] += unit;
     return e;

@@ -134,6 +134,9 @@ public final class SelectionPipeline {
     if (ranked.doubtArm() != Doubt.NO_DRAW) {
       kept = Doubt.into(kept, ranked.doubtArm());
     }
+    if (ranked.directionsArm() != DirectionsUse.NO_DRAW) {
+      kept = DirectionsUse.into(kept, ranked.directionsArm());
+    }
     return new Selection(candidates, selected, note, kept);
   }
 
@@ -150,10 +153,19 @@ public final class SelectionPipeline {
    * @param blockZ by pool index, each block's z-scored cosine ({@link Blocks}); null when vectors are not split
    * @param textZ by pool index, the z-scored vectors' and texts' similarity ({@link TextChannel}); null when not mixed
    * @param doubtArm the arm {@link Doubt} drew, or {@link Doubt#NO_DRAW}
+   * @param directionsArm the arm {@link DirectionsUse} drew, or {@link DirectionsUse#NO_DRAW}
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
-      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm) {}
+      @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm,
+      int directionsArm) {
+
+    /** This ranking as one arm of {@link DirectionsUse}'s draw: {@code arm} drawn, chances over both arms. */
+    Ranked asArm(int arm, double[] mixedP) {
+      return new Ranked(sim, q, scored, order, m, learned, take, greedy, mixedP, firstEncounter, stale, blockZ, textZ,
+          doubtArm, arm);
+    }
+  }
 
   /**
    * A task with no record of its own: it never used a memory, never failed, never explored, and no memory of its own
@@ -175,8 +187,46 @@ public final class SelectionPipeline {
     return true;
   }
 
+  /**
+   * {@link #rank(List, float[], MemLoopConfig, TaskView, RandomGenerator, String, List, Annotations.Entry[][], boolean)}
+   * by the learned similarity, or, for a task with no record of its own in a namespace that draws
+   * ({@link DirectionsUse}), by the arm drawn where the two arms would show different memories or the same in another
+   * order (each arm ranked once without drawing to tell; the arm drawn ranked again with {@code random} when it draws
+   * inside).
+   */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
+    if (task == null || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)
+        || !firstEncounter(task, pool, query)) {
+      return rank(pool, query, config, task, random, taskKey, signals, state, true);
+    }
+    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true);
+    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, false);
+    if (!DirectionsUse.differ(learned.order(), learned.take(), learned.greedyP(), cosine.order(), cosine.take(),
+        cosine.greedyP())) {
+      return learned.doubtArm() == Doubt.NO_DRAW ? learned
+          : rank(pool, query, config, task, random, taskKey, signals, state, true);
+    }
+    double p = task.directionsProbability();
+    boolean useCosine = random.nextDouble() < 1 - p; // a source that never draws keeps the learned similarity
+    Ranked probe = useCosine ? cosine : learned;
+    Ranked chosen = probe.doubtArm() == Doubt.NO_DRAW ? probe
+        : rank(pool, query, config, task, random, taskKey, signals, state, !useCosine);
+    double[] mixed = new double[pool.size()];
+    for (int i = 0; i < mixed.length; i++) {
+      mixed[i] = p * learned.greedyP()[i] + (1 - p) * cosine.greedyP()[i];
+    }
+    return chosen.asArm(useCosine ? DirectionsUse.COSINE : DirectionsUse.LEARNED, mixed);
+  }
+
+  /**
+   * Steps 0-4 of Phase B over the pool.
+   *
+   * @param byLearnedSimilarity whether the similarity the namespace learned ranks, where it has one ({@link Directions})
+   */
+  private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
+      RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state,
+      boolean byLearnedSimilarity) {
     int n = pool.size();
     double[] sim = new double[n];
     double[] q = new double[n];
@@ -191,7 +241,7 @@ public final class SelectionPipeline {
       double[][] cos = Blocks.cosines(query, pool, blocks);
       sim = Blocks.mix(cos, task.blockWeights());
       blockZ = Blocks.zScores(cos, blocks);
-    } else if (learnedSimilarity(task, query)) {
+    } else if (byLearnedSimilarity && learnedSimilarity(task, query)) {
       Directions.Fit fit = task.directions();
       double[] tq = fit.transform(query);
       for (int i = 0; i < n; i++) {
@@ -253,7 +303,8 @@ public final class SelectionPipeline {
     }
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion()
         : doubtP != null ? doubtP : toProbability(greedy);
-    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm);
+    return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm,
+        DirectionsUse.NO_DRAW);
   }
 
   /**
@@ -306,7 +357,12 @@ public final class SelectionPipeline {
             + "pool (clipped to ±3), similarity %s", num(config.lambda()), n, recalledIntents,
         config.similarityNormalization() == MemLoopConfig.SimilarityNormalization.POOL ? "z-scored over the pool (clipped to ±3)"
             : "as (similarity − " + num(config.simMean()) + ") / " + num(config.simStd()))
-        + blocksDetail(task, query) + textDetail(ranked.textZ() != null ? task : null)));
+        + blocksDetail(task, query) + textDetail(ranked.textZ() != null ? task : null)
+        + (ranked.directionsArm() == DirectionsUse.NO_DRAW ? "" : String.format(Locale.ROOT,
+            "; for this task with no record of its own the similarity learned from rewards and the plain cosine would "
+                + "show different memories: the learned one ranks with probability %s (the chance that it pays in "
+                + "this namespace as its rewards tell it), else the cosine (directionsUse), shown here: the learned "
+                + "one; chances are over both", num(task.directionsProbability())))));
     steps.add(new Explanation.Step("TieBreak", "ordered by score, then similarity, highest first; equal on both: "
         + (config.tieBreak() == MemLoopConfig.TieBreak.NEWEST_FIRST ? "the newer memory first" : "the older memory first")));
     steps.add(new Explanation.Step("QMinFilter", (n - m) + " of " + n + " candidate(s) dropped for Q below qMin = "

@@ -36,13 +36,17 @@ import java.util.Set;
  * @param doubtProbability the chance that a task whose ranking holds a doubted success is shown the doubted last
  *     ({@link Doubt#probability}): while the namespace's rewards do not tell the two arms apart ½ times the share of
  *     its retrievals by new tasks, then high where demoting paid and tasks seldom come back, low otherwise
+ * @param directionsProbability the chance that a task with no record of its own, whose ranking by the learned
+ *     similarity ({@link #directions}) and by the plain cosine differ, is ranked by the learned one
+ *     ({@link DirectionsUse}): ½ while the namespace's rewards do not tell the two apart, then high where the learned
+ *     similarity paid and low where not; 1 where the namespace does not draw
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
     Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
     double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords, Set<String> doubted,
-    double doubtProbability) {
+    double doubtProbability, double directionsProbability) {
   public TaskView {
     stale = Set.copyOf(stale);
     doubted = Set.copyOf(doubted);
@@ -56,7 +60,7 @@ public record TaskView(
       double recurrence, Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
       double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords) {
     this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
-        neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, Set.of(), 0.5);
+        neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, Set.of(), 0.5, 1);
   }
 
   /** A view that does not mix in the texts' similarity. */
@@ -113,7 +117,7 @@ public record TaskView(
   public TaskView withCredit(Set<String> stale, Set<String> doubted) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
         fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
-        doubtProbability);
+        doubtProbability, directionsProbability);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

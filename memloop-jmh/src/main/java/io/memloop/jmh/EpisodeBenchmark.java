@@ -117,6 +117,14 @@ public class EpisodeBenchmark {
   @Param({"true"})
   public boolean doubt;
 
+  /**
+   * Whether a new task is ranked by the learned similarity on a learned draw against the plain cosine
+   * ({@code directionsUse}, LEARNED in the default: each such retrieval ranks both arms to tell whether they differ);
+   * false: {@code directionsUse=ALWAYS}.
+   */
+  @Param({"true"})
+  public boolean directionsDraw;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -141,6 +149,9 @@ public class EpisodeBenchmark {
     }
     if (!doubt) {
       config = config.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build();
+    }
+    if (!directionsDraw) {
+      config = config.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build();
     }
     MemLoop.Builder builder = MemLoop.builder().store(store).config(config).reconfigure();
     loop = (background ? builder.learnInBackground() : builder).build();

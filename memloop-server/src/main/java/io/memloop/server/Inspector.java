@@ -103,6 +103,10 @@ final class Inspector {
         l.doubtKeptSuccessRate());
     doubt.put("probability", l.doubtProbability());
     out.put("doubt", doubt);
+    Map<String, Object> use = arms("learned", l.directionsLearned(), l.directionsLearnedSuccessRate(), "cosine",
+        l.directionsCosine(), l.directionsCosineSuccessRate());
+    use.put("probability", l.directionsProbability());
+    out.put("directionsUse", use);
     return out;
   }
 

@@ -50,6 +50,9 @@ public final class Ablation {
     m.put("default-no-text-similarity", DEFAULT.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
     // a task with no record of its own is shown a success whose latest use failed where similarity put it
     m.put("default-no-doubt", DEFAULT.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build());
+    // a new task ranked by the learned similarity whenever there is one, as before the draw
+    m.put("default-always-learned",
+        DEFAULT.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
     // neither, nor the texts, nor doubt: the default of 2026-11-27 before the learned similarity was part of it
     m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8)
         .textSimilarity(MemLoopConfig.TextSimilarity.OFF).doubt(MemLoopConfig.Doubt.OFF).build());
