@@ -38,7 +38,7 @@ public final class DirectionsUse {
   /** A retrieval whose draw ranked by the learned similarity. */
   public static final int LEARNED = 1;
   /** No draw: no learned similarity, a task with a record, or both arms show the same. */
-  public static final int NO_DRAW = -1;
+  public static final int NO_DRAW = Arms.NO_DRAW;
 
   private DirectionsUse() {}
 
@@ -49,7 +49,7 @@ public final class DirectionsUse {
 
   /** {@code annotations} with the arm drawn ({@link #COSINE} or {@link #LEARNED}). */
   public static Annotations into(Annotations annotations, int arm) {
-    return annotations.with(ANNOTATION, VERSION, new byte[] {(byte) arm});
+    return Arms.into(annotations, ANNOTATION, VERSION, arm);
   }
 
   /**
@@ -57,12 +57,7 @@ public final class DirectionsUse {
    * (or one this build does not read).
    */
   public static int drawn(Annotations annotations) {
-    var entry = annotations.get(ANNOTATION);
-    if (entry.isEmpty() || entry.get().version() != VERSION || entry.get().data().length != 1) {
-      return NO_DRAW;
-    }
-    int arm = entry.get().data()[0];
-    return arm == COSINE || arm == LEARNED ? arm : NO_DRAW;
+    return Arms.drawn(annotations, ANNOTATION, VERSION);
   }
 
   /**
@@ -75,7 +70,7 @@ public final class DirectionsUse {
     if (arm != COSINE && arm != LEARNED) {
       throw new IllegalArgumentException("arm must be COSINE (0) or LEARNED (1), got " + arm);
     }
-    return Doubt.addTo(entry, arm == LEARNED, unit);
+    return Arms.add(entry, arm == LEARNED, unit);
   }
 
   /**

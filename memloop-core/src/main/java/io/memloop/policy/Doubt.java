@@ -42,7 +42,7 @@ public final class Doubt {
   /** A retrieval whose draw showed the doubted after the rest. */
   public static final int DEMOTED = 1;
   /** No draw: no doubted success, or both orders show the same. */
-  public static final int NO_DRAW = -1;
+  public static final int NO_DRAW = Arms.NO_DRAW;
 
   private Doubt() {}
 
@@ -105,7 +105,7 @@ public final class Doubt {
 
   /** {@code annotations} with the arm drawn ({@link #KEPT} or {@link #DEMOTED}). */
   public static Annotations into(Annotations annotations, int arm) {
-    return annotations.with(ANNOTATION, VERSION, new byte[] {(byte) arm});
+    return Arms.into(annotations, ANNOTATION, VERSION, arm);
   }
 
   /**
@@ -113,12 +113,7 @@ public final class Doubt {
    * (or one this build does not read).
    */
   public static int drawn(Annotations annotations) {
-    var entry = annotations.get(ANNOTATION);
-    if (entry.isEmpty() || entry.get().version() != VERSION || entry.get().data().length != 1) {
-      return NO_DRAW;
-    }
-    int arm = entry.get().data()[0];
-    return arm == KEPT || arm == DEMOTED ? arm : NO_DRAW;
+    return Arms.drawn(annotations, ANNOTATION, VERSION);
   }
 
   /**
@@ -131,19 +126,6 @@ public final class Doubt {
     if (arm != KEPT && arm != DEMOTED) {
       throw new IllegalArgumentException("arm must be KEPT (0) or DEMOTED (1), got " + arm);
     }
-    return addTo(entry, arm == DEMOTED, unit);
-  }
-
-  /**
-   * A two-armed record [first arm's episodes, their summed reward, second arm's episodes, their summed reward] after
-   * one episode of the first arm ({@code first}) or the second, rewarded {@code unit}; {@code entry} null (or not of
-   * four) is an empty record. Shared by the namespace-level draws ({@link DirectionsUse}).
-   */
-  static double[] addTo(double @Nullable [] entry, boolean first, double unit) {
-    double[] e = entry != null && entry.length == 4 ? entry.clone() : new double[4];
-    int at = first ? 0 : 2;
-    e[at]++;
-    e[at + 1] += unit;
-    return e;
+    return Arms.add(entry, arm == DEMOTED, unit);
   }
 }
