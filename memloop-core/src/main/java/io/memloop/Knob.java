@@ -161,7 +161,7 @@ public enum Knob {
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2), once the namespace has learned a "
           + "similarity (similarityDirections): ALWAYS ranks by it; LEARNED ranks by it on a draw with the probability "
           + "that it pays in the namespace (learned from the rewards of both arms, ½ before any), else by the plain "
-          + "cosine, made only where the two would show different memories."),
+          + "cosine, made only where the two would show different memories or the same in another order."),
       MemLoopConfig::directionsUse);
 
   /** The kind of value a knob takes. */
