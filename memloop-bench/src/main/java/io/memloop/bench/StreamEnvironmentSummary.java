@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -93,15 +94,10 @@ public record StreamEnvironmentSummary(
   static Comparison compare(StreamStrategySummary a, StreamStrategySummary b) {
     List<Double> success = new ArrayList<>(paired(a, b, m -> Optional.of(m.success())).values());
     List<Double> recovery = new ArrayList<>(paired(a, b, m -> m.recovery().map(r -> (double) r.episodes())).values());
-    List<Double> common = new ArrayList<>();
-    for (StreamMetrics x : a.runs()) {
-      Optional<StreamMetrics.Recovery> mine = x.recovery();
-      Optional<StreamMetrics.Recovery> theirs = b.run(x.seed()).flatMap(StreamMetrics::recovery);
-      if (mine.isPresent() && theirs.isPresent()) {
-        double target = Math.min(mine.get().level(), theirs.get().level()) - StreamMetrics.TOLERANCE;
-        common.add((double) (mine.get().episodesTo(target) - theirs.get().episodesTo(target)));
-      }
-    }
+    List<Double> common = new ArrayList<>(paired(a, b, StreamMetrics::recovery, (mine, theirs) -> {
+      double target = Math.min(mine.level(), theirs.level()) - StreamMetrics.TOLERANCE;
+      return (double) (mine.episodesTo(target) - theirs.episodesTo(target));
+    }).values());
     return new Comparison(a.strategy(), a.success().mean(), b.strategy(), b.success().mean(),
         Headline.difference(success), optionalDifference(recovery), optionalDifference(common));
   }
@@ -113,12 +109,21 @@ public record StreamEnvironmentSummary(
   /** Seed → {@code a}'s metric minus {@code b}'s, over the seeds where both have it, in {@code a}'s run order. */
   static Map<Long, Double> paired(StreamStrategySummary a, StreamStrategySummary b,
       Function<StreamMetrics, Optional<Double>> metric) {
+    return paired(a, b, metric, (mine, theirs) -> mine - theirs);
+  }
+
+  /**
+   * Seed → {@code difference} of {@code a}'s part of a run and {@code b}'s, over the seeds where both have it, in
+   * {@code a}'s run order.
+   */
+  static <T> Map<Long, Double> paired(StreamStrategySummary a, StreamStrategySummary b,
+      Function<StreamMetrics, Optional<T>> part, BiFunction<T, T, Double> difference) {
     Map<Long, Double> out = new LinkedHashMap<>();
     for (StreamMetrics x : a.runs()) {
-      Optional<Double> mine = metric.apply(x);
-      Optional<Double> theirs = b.run(x.seed()).flatMap(metric);
+      Optional<T> mine = part.apply(x);
+      Optional<T> theirs = b.run(x.seed()).flatMap(part);
       if (mine.isPresent() && theirs.isPresent()) {
-        out.put(x.seed(), mine.get() - theirs.get());
+        out.put(x.seed(), difference.apply(mine.get(), theirs.get()));
       }
     }
     return out;
