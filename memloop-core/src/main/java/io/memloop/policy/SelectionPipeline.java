@@ -188,7 +188,8 @@ public final class SelectionPipeline {
   }
 
   /**
-   * {@link #rank(List, float[], MemLoopConfig, TaskView, RandomGenerator, String, List, Annotations.Entry[][], boolean)}
+   * {@link #rank(List, float[], MemLoopConfig, TaskView, RandomGenerator, String, List, Annotations.Entry[][], boolean,
+   * boolean)}
    * by the learned similarity, or, for a task with no record of its own in a namespace that draws
    * ({@link DirectionsUse}), by the arm drawn where the two arms would show different memories or the same in another
    * order (each arm ranked once without drawing to tell; the arm drawn ranked again with {@code random} when it draws
@@ -196,22 +197,22 @@ public final class SelectionPipeline {
    */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
-    if (task == null || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)
-        || !firstEncounter(task, pool, query)) {
-      return rank(pool, query, config, task, random, taskKey, signals, state, true);
+    boolean first = task != null && firstEncounter(task, pool, query);
+    if (!first || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)) {
+      return rank(pool, query, config, task, random, taskKey, signals, state, first, true);
     }
-    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true);
-    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, false);
+    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, true);
+    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false);
     if (!DirectionsUse.differ(learned.order(), learned.take(), learned.greedyP(), cosine.order(), cosine.take(),
         cosine.greedyP())) {
       return learned.doubtArm() == Doubt.NO_DRAW ? learned
-          : rank(pool, query, config, task, random, taskKey, signals, state, true);
+          : rank(pool, query, config, task, random, taskKey, signals, state, true, true);
     }
     double p = task.directionsProbability();
     boolean useCosine = random.nextDouble() < 1 - p; // a source that never draws keeps the learned similarity
     Ranked probe = useCosine ? cosine : learned;
     Ranked chosen = probe.doubtArm() == Doubt.NO_DRAW ? probe
-        : rank(pool, query, config, task, random, taskKey, signals, state, !useCosine);
+        : rank(pool, query, config, task, random, taskKey, signals, state, true, !useCosine);
     double[] mixed = new double[pool.size()];
     for (int i = 0; i < mixed.length; i++) {
       mixed[i] = p * learned.greedyP()[i] + (1 - p) * cosine.greedyP()[i];
@@ -222,11 +223,12 @@ public final class SelectionPipeline {
   /**
    * Steps 0-4 of Phase B over the pool.
    *
+   * @param first whether the task is a first encounter ({@link #firstEncounter}), told once per retrieval
    * @param byLearnedSimilarity whether the similarity the namespace learned ranks, where it has one ({@link Directions})
    */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state,
-      boolean byLearnedSimilarity) {
+      boolean first, boolean byLearnedSimilarity) {
     int n = pool.size();
     double[] sim = new double[n];
     double[] q = new double[n];
@@ -251,7 +253,6 @@ public final class SelectionPipeline {
         }
       }
     }
-    boolean first = task != null && firstEncounter(task, pool, query);
     double[][] textZ = null;
     if (first && TextChannel.active(task)) { // a task with no record: the texts' words too, as the namespace learned
       double[][] two = TextChannel.similarities(task.queryWords(), pool, sim);
