@@ -3,7 +3,6 @@ package io.memloop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.memloop.policy.DirectionsUse;
 import io.memloop.store.InMemoryStore;
 import java.time.Instant;
 import java.util.List;
@@ -17,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * the kinds differ little and the wordings much, and the agent wins only by following its own kind's memory (the
  * learned similarity discounts the wording, and pays); in the other the wordings differ little, and half the episodes
  * are won by exploring with the credit on a look-alike kind's memory, so many successful pairs are of two kinds (the
- * learned similarity discounts what tells the kinds apart, and costs). And the arms' record against a reference count.
+ * learned similarity discounts what tells the kinds apart, and costs). The arms' record is checked against a reference
+ * count in {@link TwoArmedRecordTest}.
  */
 class DirectionsUseTest {
   private static final int DIM = 48;
@@ -87,37 +87,39 @@ class DirectionsUseTest {
         .clock(new MutableClock(Instant.parse("2026-03-01T12:00:00Z"))).seed(7).build();
   }
 
-  @Test
-  void whereTheLearnedSimilarityPays_theNamespaceLearnsToRankByIt() {
+  /** Late wins in {@code world} ranked by the learned similarity on a draw, always, and never; and what each learned. */
+  private record Compared(int byLearned, int byAlways, int byCosine, Learned learned, Learned always) {}
+
+  /** Plays {@code world} with seed {@code seed} on three engines: {@code LEARNED}, {@code ALWAYS}, and the cosine. */
+  private static Compared compare(World world, long seed) {
     try (MemLoop learned = engine(MemLoopConfig.DirectionsUse.LEARNED, 4);
         MemLoop always = engine(MemLoopConfig.DirectionsUse.ALWAYS, 4);
         MemLoop cosine = engine(MemLoopConfig.DirectionsUse.ALWAYS, 0)) {
-      int byLearned = play(learned, FOLLOWS, 800, 200, 3);
-      int byAlways = play(always, FOLLOWS, 800, 200, 3);
-      int byCosine = play(cosine, FOLLOWS, 800, 200, 3);
-      assertThat(byAlways).as("the world's premise: the learned similarity pays").isGreaterThan(byCosine + 20);
-      Learned l = learned.learned("ns");
-      assertThat(l.directionsLearned() + l.directionsCosine()).as("draws").isPositive();
-      assertThat(l.directionsProbability()).isGreaterThan(0.9);
-      assertThat(byLearned).as("late wins, against always %d and the cosine %d", byAlways, byCosine)
-          .isGreaterThan(byCosine + 10).isGreaterThanOrEqualTo(byAlways - 20);
-      assertThat(always.learned("ns").directionsProbability()).as("always: nothing drawn").isNull();
+      int byLearned = play(learned, world, 800, 200, seed);
+      int byAlways = play(always, world, 800, 200, seed);
+      int byCosine = play(cosine, world, 800, 200, seed);
+      return new Compared(byLearned, byAlways, byCosine, learned.learned("ns"), always.learned("ns"));
     }
   }
 
   @Test
+  void whereTheLearnedSimilarityPays_theNamespaceLearnsToRankByIt() {
+    Compared c = compare(FOLLOWS, 3);
+    assertThat(c.byAlways()).as("the world's premise: the learned similarity pays").isGreaterThan(c.byCosine() + 20);
+    assertThat(c.learned().directionsLearned() + c.learned().directionsCosine()).as("draws").isPositive();
+    assertThat(c.learned().directionsProbability()).isGreaterThan(0.9);
+    assertThat(c.byLearned()).as("late wins, against always %d and the cosine %d", c.byAlways(), c.byCosine())
+        .isGreaterThan(c.byCosine() + 10).isGreaterThanOrEqualTo(c.byAlways() - 20);
+    assertThat(c.always().directionsProbability()).as("always: nothing drawn").isNull();
+  }
+
+  @Test
   void whereTheLearnedSimilarityCosts_theNamespaceLearnsToRankByTheCosine() {
-    try (MemLoop learned = engine(MemLoopConfig.DirectionsUse.LEARNED, 4);
-        MemLoop always = engine(MemLoopConfig.DirectionsUse.ALWAYS, 4);
-        MemLoop cosine = engine(MemLoopConfig.DirectionsUse.ALWAYS, 0)) {
-      int byLearned = play(learned, EXPLORES, 800, 200, 5);
-      int byAlways = play(always, EXPLORES, 800, 200, 5);
-      int byCosine = play(cosine, EXPLORES, 800, 200, 5);
-      assertThat(byCosine).as("the world's premise: the learned similarity costs").isGreaterThan(byAlways + 15);
-      assertThat(learned.learned("ns").directionsProbability()).isLessThan(0.2);
-      assertThat(byLearned).as("late wins, against always %d and the cosine %d", byAlways, byCosine)
-          .isGreaterThan(byAlways + 10).isGreaterThanOrEqualTo(byCosine - 20);
-    }
+    Compared c = compare(EXPLORES, 5);
+    assertThat(c.byCosine()).as("the world's premise: the learned similarity costs").isGreaterThan(c.byAlways() + 15);
+    assertThat(c.learned().directionsProbability()).isLessThan(0.2);
+    assertThat(c.byLearned()).as("late wins, against always %d and the cosine %d", c.byAlways(), c.byCosine())
+        .isGreaterThan(c.byAlways() + 10).isGreaterThanOrEqualTo(c.byCosine() - 20);
   }
 
   @Test
@@ -159,41 +161,6 @@ class DirectionsUseTest {
       Retrieval again = loop.retrieve("ns", task);
       loop.reward("ns", again.id(), 1, List.of(again.selected().getFirst().id()));
       assertThat(loop.learned("ns").directionsLearned() + loop.learned("ns").directionsCosine()).isEqualTo(draws);
-    }
-  }
-
-  /**
-   * The arms' record against a reference count: over seeded random streams of draws and rewards, each arm's episodes
-   * and summed reward are exact, their means converge to each arm's true success rate, and the probability of the
-   * learned similarity stays in [0, 1], never NaN, and ends on the better arm's side.
-   */
-  @Test
-  void theArmsRecord_countsExactly_convergesToEachArmsRate_andLeansToTheBetterArm() {
-    for (long seed = 1; seed <= 40; seed++) {
-      SplittableRandom rnd = new SplittableRandom(seed);
-      double learnedRate = rnd.nextDouble();
-      double cosineRate = rnd.nextDouble();
-      double[] entry = null;
-      long[] n = new long[2];
-      double[] sum = new double[2];
-      for (int i = 0; i < 4000; i++) {
-        int arm = rnd.nextBoolean() ? DirectionsUse.LEARNED : DirectionsUse.COSINE;
-        double unit = rnd.nextDouble() < (arm == DirectionsUse.LEARNED ? learnedRate : cosineRate) ? 1 : 0;
-        entry = DirectionsUse.update(entry, arm, unit);
-        n[arm]++;
-        sum[arm] += unit;
-        assertThat(TaskLedger.explorationProbability(entry)).isBetween(0.0, 1.0).isNotNaN();
-      }
-      assertThat(entry).containsExactly((double) n[DirectionsUse.LEARNED], sum[DirectionsUse.LEARNED],
-          (double) n[DirectionsUse.COSINE], sum[DirectionsUse.COSINE]);
-      assertThat(entry[1] / entry[0]).as("seed %d", seed).isCloseTo(learnedRate, within(0.05));
-      assertThat(entry[3] / entry[2]).as("seed %d", seed).isCloseTo(cosineRate, within(0.05));
-      double p = TaskLedger.explorationProbability(entry);
-      if (learnedRate > cosineRate + 0.1) {
-        assertThat(p).as("seed %d", seed).isGreaterThan(0.99);
-      } else if (cosineRate > learnedRate + 0.1) {
-        assertThat(p).as("seed %d", seed).isLessThan(0.01);
-      }
     }
   }
 }

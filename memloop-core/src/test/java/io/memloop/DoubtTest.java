@@ -3,7 +3,6 @@ package io.memloop;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.memloop.policy.Doubt;
 import io.memloop.policy.TaskNote;
 import io.memloop.store.InMemoryStore;
 import java.time.Instant;
@@ -15,18 +14,14 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link MemLoopConfig#doubt()}: a task with no record of its own whose ranking holds a success experience whose latest
  * use failed is shown it last on a draw, with the probability that doing so pays in the namespace; each namespace
- * learns that from its own rewards. And the arms' record ({@link Doubt#update}) against a reference count over seeded
- * random streams.
+ * learns that from its own rewards. The arms' record is checked against a reference count in
+ * {@link TwoArmedRecordTest}.
  */
 class DoubtTest {
   private static final int DIM = 8;
 
   private static float[] unit(double... v) {
-    float[] out = new float[DIM];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = (float) v[i];
-    }
-    return Vectors.normalized(out, "v");
+    return TestVectors.unit(DIM, v);
   }
 
   /** The nearer success (cosine about 0.99 to every query) and the farther one (about 0.8). */
@@ -169,40 +164,5 @@ class DoubtTest {
     double demote = third.stream().filter(c -> c.slate().get(0).equals("m2")).mapToDouble(OfflineLearning.Choice::probability).sum();
     double share = 1 - 1.0 / 4; // two rewards, none by a task rewarded before: recurrence (0 + 1) / (2 + 2)
     assertThat(demote).as("one success of the demoted arm tilts the draw towards it").isGreaterThan(0.5 * share);
-  }
-
-  /**
-   * The arms' record against a reference count: over seeded random streams of draws and rewards, each arm's episodes
-   * and summed reward are exact, their means converge to each arm's true success rate, and the probability of
-   * demoting stays in [0, 1], never NaN, and ends on the better arm's side.
-   */
-  @Test
-  void theArmsRecord_countsExactly_convergesToEachArmsRate_andLeansToTheBetterArm() {
-    for (long seed = 1; seed <= 40; seed++) {
-      SplittableRandom rnd = new SplittableRandom(seed);
-      double demotedRate = rnd.nextDouble();
-      double keptRate = rnd.nextDouble();
-      double[] entry = null;
-      long[] n = new long[2];
-      double[] sum = new double[2];
-      for (int i = 0; i < 4000; i++) {
-        int arm = rnd.nextBoolean() ? Doubt.DEMOTED : Doubt.KEPT;
-        double unit = rnd.nextDouble() < (arm == Doubt.DEMOTED ? demotedRate : keptRate) ? 1 : 0;
-        entry = Doubt.update(entry, arm, unit);
-        n[arm]++;
-        sum[arm] += unit;
-        double p = TaskLedger.explorationProbability(entry);
-        assertThat(p).isBetween(0.0, 1.0).isNotNaN();
-      }
-      assertThat(entry).containsExactly((double) n[Doubt.DEMOTED], sum[Doubt.DEMOTED], (double) n[Doubt.KEPT], sum[Doubt.KEPT]);
-      assertThat(entry[1] / entry[0]).as("seed %d", seed).isCloseTo(demotedRate, within(0.05));
-      assertThat(entry[3] / entry[2]).as("seed %d", seed).isCloseTo(keptRate, within(0.05));
-      double p = TaskLedger.explorationProbability(entry);
-      if (demotedRate > keptRate + 0.1) {
-        assertThat(p).as("seed %d", seed).isGreaterThan(0.99);
-      } else if (keptRate > demotedRate + 0.1) {
-        assertThat(p).as("seed %d", seed).isLessThan(0.01);
-      }
-    }
   }
 }

@@ -22,11 +22,7 @@ class FreshnessTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
 
   private static float[] unit(double... v) {
-    float[] out = new float[DIM];
-    for (int i = 0; i < v.length; i++) {
-      out[i] = (float) v[i];
-    }
-    return Vectors.normalized(out, "v");
+    return TestVectors.unit(DIM, v);
   }
 
   /** Near axis 0: the old success is nearer every query than the new one. */
