@@ -47,6 +47,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code s} → [episodes of new tasks shown their doubted successes last, their summed success, episodes that
  *       kept them in place, their summed success] — the doubt's draw's record ({@link Doubt}), drawn at random as
  *       {@code n}'s;
+ *   <li>{@code v} → [episodes of new tasks ranked by the learned similarity, their summed success, episodes ranked by
+ *       the plain cosine, their summed success] — the learned similarity's draw's record ({@link DirectionsUse}), of
+ *       the embedding model ({@link LedgerKeys#ofTheModel});
  *   <li>{@code b} → [updates, summed reward in [0, 1], spread, each block's gain] — how much each block of a vector
  *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1);
  *   <li>{@code g} → [the tick of the last sweep, the keys it left] — when the next sweep is due ({@link #sweep}).

@@ -277,7 +277,8 @@ class StoreCopyTest {
     Memory m = from.insert(new NewMemory("team", "task", random(new SplittableRandom(1)), "e", Outcome.SUCCESS, 0, T0), 0.9);
     from.putLedger("team", Map.of("p:t1:" + m.id(), new double[] {1}, "c:" + m.id(), new double[] {1, 0},
         "u:" + m.id(), new double[] {4, 0.5, 0.9}, "b", new double[] {5, 3, 1, 0.5, -0.5}, "r", new double[] {9, 2},
-        "x", new double[] {40, 32}, "x:7", new double[DIM], "X", new double[] {32, 1, DIM, -0.5}, "X:0", new double[DIM]));
+        "x", new double[] {40, 32}, "x:7", new double[DIM], "X", new double[] {32, 1, DIM, -0.5}, "X:0", new double[DIM],
+        "v", new double[] {10, 4, 12, 7}));
     MemoryStore to = new InMemoryStore(12);
 
     StoreCopy.Result r = StoreCopy.reEmbed(from, to, "team", model("model-b", 12), n -> {});
