@@ -149,6 +149,7 @@ test("the page, as a user walks it", async (t) => {
     // the doubt's two arms are rows of the learned table, whether or not a draw has been made yet
     assert.match(await page.locator("#learned").innerText(), /successes whose latest use failed[^\n]*\s+shown last\s+\d+/);
     assert.match(await page.locator("#learned").innerText(), /ranked by the learned similarity[^\n]*\s+learned similarity\s+\d+/);
+    assert.match(await page.locator("#learned").innerText(), /ranked by its text.s words alone[^\n]*\s+words alone \(latest draws\)\s+\d+/);
     await page.locator(".chart canvas").first().waitFor();
     await page.locator("#events tbody tr").first().waitFor();
     assert.equal(await page.locator("#events tbody tr", { hasText: "a task the agent runs while the page is open" }).count(), 0);

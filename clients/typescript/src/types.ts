@@ -246,6 +246,13 @@ export interface Learned {
    * servers.
    */
   directionsUse?: { learned: number; learnedSuccessRate: number | null; cosine: number; cosineSuccessRate: number | null; probability: number | null };
+  /**
+   * Whether new tasks do better ranked by the texts' similarity alone or by the learned mix of the vectors' and the
+   * texts' (knob `textAlone`): episodes drawn to each where the two would show different memories, counted over about
+   * the latest 256 such draws (older ones weigh less, rounded), each with its success rate, and the chance that such an
+   * episode is ranked by the texts alone now (null before any). Absent from older servers.
+   */
+  textAlone?: { alone: number; aloneSuccessRate: number | null; mixed: number; mixedSuccessRate: number | null; probability: number | null };
 }
 
 /** One minute's activity. */

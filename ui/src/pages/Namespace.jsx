@@ -104,6 +104,7 @@ function Learned({ learned, model }) {
   const text = learned.textSimilarity;
   const doubt = learned.doubt ?? {};
   const use = learned.directionsUse ?? {};
+  const alone = learned.textAlone ?? {};
   const models = model?.id?.split("+") ?? [];
   return (
     <>
@@ -125,6 +126,9 @@ function Learned({ learned, model }) {
               <tr id="directions-use"><th scope="row" rowSpan={2}>A new task ranked by the learned similarity{use.probability != null ? ` (with probability ${num(use.probability, 2)})` : ""}</th>
                 <td>learned similarity</td><td class="n">{int(use.learned)}</td><td class="n">{pct(use.learnedSuccessRate)}</td></tr>
               <tr><td>plain cosine</td><td class="n">{int(use.cosine)}</td><td class="n">{pct(use.cosineSuccessRate)}</td></tr>
+              <tr id="text-alone"><th scope="row" rowSpan={2}>A new task ranked by its text's words alone{alone.probability != null ? ` (with probability ${num(alone.probability, 2)})` : ""}</th>
+                <td>words alone (latest draws)</td><td class="n">{int(alone.alone)}</td><td class="n">{pct(alone.aloneSuccessRate)}</td></tr>
+              <tr><td>vectors and words, as learned</td><td class="n">{int(alone.mixed)}</td><td class="n">{pct(alone.mixedSuccessRate)}</td></tr>
             </tbody>
           </table>
         </div>

@@ -62,6 +62,7 @@ from ._models import (
     TextSimilarity,
     Doubt,
     DirectionsUse,
+    TextAlone,
     Sort,
     Stats,
     UpdatedMemory,
@@ -75,7 +76,7 @@ __all__ = [
     "UnexpectedResponse",  # memloop.ConnectionError too, left out here so that `import *` keeps the built-in name
     "Memory", "Candidate", "Retrieval", "UtilityChange", "UpdatedMemory", "RewardResult", "EpisodeEnd",
     "MemoryPage", "EmbeddingModel", "Stats", "Config", "Outcome", "Sort", "Order",
-    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "SimilarityDirections", "TextSimilarity", "Doubt", "DirectionsUse", "Activity", "ActivityBucket", "Events", "ActivityEvent",
+    "Overview", "Learned", "Exploration", "NoteDepth", "SimilarityBlocks", "SimilarityDirections", "TextSimilarity", "Doubt", "DirectionsUse", "TextAlone", "Activity", "ActivityBucket", "Events", "ActivityEvent",
     "MemoryHistory", "QPoint", "MemoryRetrieval", "Neighbours", "Neighbour", "Explanation", "ExplainConfig",
     "Recalled", "ExplainCandidate", "ExplainStep", "DecisionReport",
 ]

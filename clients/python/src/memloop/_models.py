@@ -423,12 +423,27 @@ class DirectionsUse:
 
 
 @dataclass(frozen=True)
+class TextAlone:
+    """Whether new tasks do better ranked by the texts' similarity alone or by the learned mix of the vectors' and the
+    texts' (knob ``textAlone``): episodes drawn to each (``alone``, ``mixed``) where the two would show different
+    memories, counted over about the latest 256 such draws (older ones weigh less, rounded), each with its success
+    rate, and ``probability``, the chance that such an episode is ranked by the texts alone now (None before any).
+    """
+
+    alone: int = _wire("alone", _integer)
+    alone_success_rate: Optional[float] = _wire("aloneSuccessRate", _optional_number)
+    mixed: int = _wire("mixed", _integer)
+    mixed_success_rate: Optional[float] = _wire("mixedSuccessRate", _optional_number)
+    probability: Optional[float] = _wire("probability", _optional_number)
+
+
+@dataclass(frozen=True)
 class Learned:
     """What per-task learning learned in a namespace (all zero or None when it is off or has learned nothing).
 
     ``recurrence``: the share of rewarded retrievals made by a task rewarded before (None before any reward, and
-    from servers older than it); ``similarity_blocks``, ``similarity_directions``, ``text_similarity``, ``doubt`` and
-    ``directions_use``: None from servers older than them.
+    from servers older than it); ``similarity_blocks``, ``similarity_directions``, ``text_similarity``, ``doubt``,
+    ``directions_use`` and ``text_alone``: None from servers older than them.
     """
 
     task_learning: bool = _wire("taskLearning", _boolean)
@@ -444,6 +459,7 @@ class Learned:
     doubt: Optional[Doubt] = _wire("doubt", _nested(Doubt), model=Doubt, absent=_absent)
     directions_use: Optional[DirectionsUse] = _wire("directionsUse", _nested(DirectionsUse), model=DirectionsUse,
                                                     absent=_absent)
+    text_alone: Optional[TextAlone] = _wire("textAlone", _nested(TextAlone), model=TextAlone, absent=_absent)
 
 
 @dataclass(frozen=True)

@@ -153,16 +153,27 @@ public enum Knob {
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON), a success "
           + "experience whose latest use failed is doubted; LEARNED shows the doubted after every other eligible "
           + "candidate on a draw with the probability that doing so pays in the namespace (learned from the rewards of "
-          + "both arms, ½ before any) times the share of its rewarded retrievals made by new tasks (as freshness), made "
-          + "only where the two orders would show different memories; OFF: doubted successes keep their place."),
+          + "both arms, the latest 256 or so weighing most, ½ before any) times the share of its rewarded retrievals "
+          + "made by new tasks (as freshness), made only where the two orders would show different memories; OFF: "
+          + "doubted successes keep their place."),
       MemLoopConfig::doubt),
   DIRECTIONS_USE(Spec.choice("directionsUse", MemLoopConfig.DirectionsUse.class).is("LEARNED")
       .in(Preset.MEMRL, "ALWAYS").in(Preset.SIMILARITY, "ALWAYS").before("ALWAYS")
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2), once the namespace has learned a "
           + "similarity (similarityDirections): ALWAYS ranks by it; LEARNED ranks by it on a draw with the probability "
-          + "that it pays in the namespace (learned from the rewards of both arms, ½ before any), else by the plain "
-          + "cosine, made only where the two would show different memories or the same in another order."),
-      MemLoopConfig::directionsUse);
+          + "that it pays in the namespace (learned from the rewards of both arms, the latest 256 or so weighing most, "
+          + "½ before any), else by the plain cosine, made only where the two would show different memories or the "
+          + "same in another order."),
+      MemLoopConfig::directionsUse),
+  TEXT_ALONE(Spec.choice("textAlone", MemLoopConfig.TextAlone.class).is("LEARNED")
+      .in(Preset.MEMRL, "NEVER").in(Preset.SIMILARITY, "NEVER").before("NEVER")
+      .doc("Phase B: for a task with no record of its own where the namespace mixes in the texts' similarity "
+          + "(textSimilarity LEARNED and a query with text): NEVER ranks by the learned mix of the vectors' and the "
+          + "texts' similarities; LEARNED ranks by the texts' similarity alone on a draw with the probability that it "
+          + "pays in the namespace (learned from the rewards of both arms, the latest 256 or so weighing most, ½ before "
+          + "any), else by the mix, made only where the two would show different memories or the same in another "
+          + "order."),
+      MemLoopConfig::textAlone);
 
   /** The kind of value a knob takes. */
   public enum Type {

@@ -50,6 +50,14 @@ import org.jspecify.annotations.Nullable;
  * @param directionsCosineSuccessRate their success rate
  * @param directionsProbability the chance that such an episode is ranked by the learned similarity now (that it
  *     pays); absent before any
+ * @param textAlone episodes of new tasks ranked by the texts' similarity alone on a draw against the learned mix of the
+ *     vectors' and the texts' ({@link MemLoopConfig#textAlone()}), where the two would show different memories;
+ *     counted over about the latest 256 such draws (older ones weigh less), rounded
+ * @param textAloneSuccessRate their success rate
+ * @param textMixed such episodes ranked by the mix, counted the same way
+ * @param textMixedSuccessRate their success rate
+ * @param textAloneProbability the chance that such an episode is ranked by the texts alone now (that it pays); absent
+ *     before any
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,
@@ -60,7 +68,8 @@ public record Learned(
     List<Double> textWeights, long textUpdates, long doubtDemoted, @Nullable Double doubtDemotedSuccessRate,
     long doubtKept, @Nullable Double doubtKeptSuccessRate, @Nullable Double doubtProbability, long directionsLearned,
     @Nullable Double directionsLearnedSuccessRate, long directionsCosine, @Nullable Double directionsCosineSuccessRate,
-    @Nullable Double directionsProbability) {
+    @Nullable Double directionsProbability, long textAlone, @Nullable Double textAloneSuccessRate, long textMixed,
+    @Nullable Double textMixedSuccessRate, @Nullable Double textAloneProbability) {
   public Learned {
     blockWeights = List.copyOf(blockWeights);
     directionScales = List.copyOf(directionScales);
@@ -77,7 +86,7 @@ public record Learned(
     this(taskLearning, explored, exploredSuccessRate, notExplored, notExploredSuccessRate, explorationProbability,
         wholeNotes, wholeSuccessRate, shortenedNotes, shortenedSuccessRate, recurrence, blockWeights, blockUpdates,
         similarityPairs, similarityFittedAt, directionScales, directionsVarianceShare, textWeights, textUpdates, 0, null,
-        0, null, null, 0, null, 0, null, null);
+        0, null, null, 0, null, 0, null, null, 0, null, 0, null, null);
   }
 
   /** What a namespace learned, with no texts' similarity. */

@@ -45,12 +45,13 @@ public final class LedgerKeys {
   /**
    * Whether {@code key}'s entry holds numbers of the embedding model's vectors (the learned weight of each block of a
    * vector, the weights of the vectors' similarity against the texts', the cosines of a memory's uses, the learned
-   * similarity's pairs and fit, and the record of whether that similarity paid for new tasks), which mean nothing once
-   * the memories are embedded again by another model.
+   * similarity's pairs and fit, and the records of whether that similarity and the texts alone paid for new tasks),
+   * which mean nothing once the memories are embedded again by another model.
    */
   public static boolean ofTheModel(String key) {
     return key.equals(io.memloop.policy.Blocks.LEDGER_KEY) || key.equals(io.memloop.policy.TextChannel.LEDGER_KEY)
         || key.equals(io.memloop.policy.DirectionsUse.LEDGER_KEY)
+        || key.equals(io.memloop.policy.TextAlone.LEDGER_KEY)
         || key.startsWith("u:")
         || key.equals(io.memloop.policy.Directions.PAIRS_KEY) || key.equals(io.memloop.policy.Directions.FIT_KEY)
         || key.startsWith(io.memloop.policy.Directions.PAIRS_KEY + ":") || key.startsWith(io.memloop.policy.Directions.FIT_KEY + ":");

@@ -53,7 +53,8 @@ public record MemLoopConfig(
     int similarityDirections,
     TextSimilarity textSimilarity,
     Doubt doubt,
-    DirectionsUse directionsUse) {
+    DirectionsUse directionsUse,
+    TextAlone textAlone) {
 
   /** Exploration policy of Phase B. */
   public enum Exploration {
@@ -221,6 +222,21 @@ public record MemLoopConfig(
     LEARNED
   }
 
+  /**
+   * Whether a task with no record of its own is ranked by the learned mix of the vectors' and the texts' similarities
+   * ({@link #textSimilarity}) always, or by the texts' similarity alone where the namespace's rewards say that pays
+   * ({@link io.memloop.policy.TextAlone}).
+   */
+  public enum TextAlone {
+    /** The learned mix ranks. */
+    NEVER,
+    /**
+     * The texts' similarity alone ranks on a draw with the probability that it pays in the namespace (½ until its
+     * rewards tell it apart from the mix); else the mix does.
+     */
+    LEARNED
+  }
+
   /** Knob names accepted by {@link Builder#set(String, String)}, in documentation order ({@link Knob}). */
   public static final List<String> KNOBS = Knob.names();
 
@@ -253,7 +269,7 @@ public record MemLoopConfig(
         qMin, mergeThreshold, exploration, epsilon, similarityNormalization, simMean, simStd, retrievalTtl,
         similarityScope, tieBreak, consolidation, taskLearning, exploreAfterFailures, exploreBudget, maxMemories,
         mergeScope, gamma, noteDepth, firstEncounterK2, exploreBeyondBudget, firstEncounterK1, freshness, similarityBlocks,
-        similarityDirections, textSimilarity, doubt, directionsUse});
+        similarityDirections, textSimilarity, doubt, directionsUse, textAlone});
   }
 
   /** The configuration of these values, one per {@link Knob} in table order. */
@@ -273,7 +289,7 @@ public record MemLoopConfig(
         (int) Knob.FIRST_ENCOUNTER_K1.in(v), (double) Knob.FRESHNESS.in(v),
         (int) Knob.SIMILARITY_BLOCKS.in(v), (int) Knob.SIMILARITY_DIRECTIONS.in(v),
         (TextSimilarity) Knob.TEXT_SIMILARITY.in(v), (Doubt) Knob.DOUBT.in(v),
-        (DirectionsUse) Knob.DIRECTIONS_USE.in(v));
+        (DirectionsUse) Knob.DIRECTIONS_USE.in(v), (TextAlone) Knob.TEXT_ALONE.in(v));
   }
 
   /** The preset's values ({@link Knob#defaultValue(Preset)}). */
@@ -430,6 +446,7 @@ public record MemLoopConfig(
     public Builder textSimilarity(TextSimilarity v) { return put(Knob.TEXT_SIMILARITY, v); }
     public Builder doubt(Doubt v) { return put(Knob.DOUBT, v); }
     public Builder directionsUse(DirectionsUse v) { return put(Knob.DIRECTIONS_USE, v); }
+    public Builder textAlone(TextAlone v) { return put(Knob.TEXT_ALONE, v); }
 
     /**
      * Sets a knob by its name in {@link #KNOBS} (or a knob's {@link Knob#alias()}), parsing {@code value}:

@@ -6,6 +6,7 @@ import io.memloop.policy.DirectionsUse;
 import io.memloop.policy.Doubt;
 import io.memloop.policy.TaskNote;
 import io.memloop.policy.TaskView;
+import io.memloop.policy.TextAlone;
 import io.memloop.policy.TextChannel;
 import io.memloop.store.IntentMatch;
 import io.memloop.store.MemoryStore;
@@ -50,6 +51,9 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code v} → [episodes of new tasks ranked by the learned similarity, their summed success, episodes ranked by
  *       the plain cosine, their summed success] — the learned similarity's draw's record ({@link DirectionsUse}), of
  *       the embedding model ({@link LedgerKeys#ofTheModel});
+ *   <li>{@code l} → [episodes of new tasks ranked by the texts' similarity alone, their summed success, episodes ranked
+ *       by the learned mix of the vectors' and the texts', their summed success], each weighed down by every later
+ *       draw — the texts-alone draw's record ({@link TextAlone}), of the embedding model;
  *   <li>{@code b} → [updates, summed reward in [0, 1], spread, each block's gain] — how much each block of a vector
  *       split into blocks is trusted ({@link Blocks}, {@link MemLoopConfig#similarityBlocks()} above 1);
  *   <li>{@code g} → [the tick of the last sweep, the keys it left] — when the next sweep is due ({@link #sweep}).
@@ -200,6 +204,10 @@ final class TaskLedger {
     if (drawsDirections) {
       keys.add(DirectionsUse.LEDGER_KEY);
     }
+    boolean drawsTextAlone = text && TextAlone.on(config);
+    if (drawsTextAlone) {
+      keys.add(TextAlone.LEDGER_KEY);
+    }
     boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
     for (IntentMatch match : matches) {
       for (Memory m : match.memories()) {
@@ -229,7 +237,8 @@ final class TaskLedger {
         text ? Blocks.weights(entries.get(TextChannel.LEDGER_KEY), TextChannel.CHANNELS) : new double[0],
         words, Set.of(), doubts ? Doubt.probability(explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY,
             new double[4])), recurrence(r)) : 0.5,
-        drawsDirections ? explorationProbability(entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4])) : 1);
+        drawsDirections ? explorationProbability(entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4])) : 1,
+        drawsTextAlone ? explorationProbability(entries.getOrDefault(TextAlone.LEDGER_KEY, new double[4])) : 0);
     if (!view.noRecord() || (config.freshness() <= 0 && !doubts)) {
       return view;
     }
@@ -397,10 +406,11 @@ final class TaskLedger {
   Learned learned(String namespace, MemLoopConfig config) {
     Map<String, double[]> entries =
         store.ledger(namespace, List.of("n", "d", "r", Blocks.LEDGER_KEY, Directions.PAIRS_KEY, Directions.FIT_KEY,
-            TextChannel.LEDGER_KEY, Doubt.LEDGER_KEY, DirectionsUse.LEDGER_KEY));
+            TextChannel.LEDGER_KEY, Doubt.LEDGER_KEY, DirectionsUse.LEDGER_KEY, TextAlone.LEDGER_KEY));
     double[] n = entries.getOrDefault("n", new double[4]);
     double[] s = entries.getOrDefault(Doubt.LEDGER_KEY, new double[4]);
     double[] v = entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4]);
+    double[] l = entries.getOrDefault(TextAlone.LEDGER_KEY, new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
     int blocks = Blocks.count(config, embedderBlocks);
@@ -434,10 +444,12 @@ final class TaskLedger {
         n[0] + n[2] > 0 ? explorationProbability(n) : null, (long) d[0], rate(d[1], d[0]), (long) d[2], rate(d[3], d[2]),
         r == null ? null : recurrence(r), weights, blocks > 1 ? Blocks.updates(b, blocks) : 0,
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
-        scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, (long) s[0], rate(s[1], s[0]),
-        (long) s[2], rate(s[3], s[2]),
+        scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, Math.round(s[0]), rate(s[1], s[0]),
+        Math.round(s[2]), rate(s[3], s[2]),
         s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null,
-        (long) v[0], rate(v[1], v[0]), (long) v[2], rate(v[3], v[2]), v[0] + v[2] > 0 ? explorationProbability(v) : null);
+        Math.round(v[0]), rate(v[1], v[0]), Math.round(v[2]), rate(v[3], v[2]), v[0] + v[2] > 0 ? explorationProbability(v) : null,
+        Math.round(l[0]), rate(l[1], l[0]), Math.round(l[2]), rate(l[3], l[2]),
+        l[0] + l[2] > 0 ? explorationProbability(l) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {
@@ -689,6 +701,10 @@ final class TaskLedger {
       if (directionsArm != DirectionsUse.NO_DRAW) {
         keys.add(DirectionsUse.LEDGER_KEY);
       }
+      int textArm = TextAlone.drawn(retrieval.annotations());
+      if (textArm != TextAlone.NO_DRAW) {
+        keys.add(TextAlone.LEDGER_KEY);
+      }
       boolean neighbours = config.taskLearning() == MemLoopConfig.TaskLearning.NEIGHBOURS;
       Map<String, Double> cosine = new HashMap<>(); // credited memory → its cosine to this retrieval's query
       if (neighbours && !credited.isEmpty()) {
@@ -739,6 +755,9 @@ final class TaskLedger {
       }
       if (directionsArm != DirectionsUse.NO_DRAW) {
         out.put(DirectionsUse.LEDGER_KEY, DirectionsUse.update(entries.get(DirectionsUse.LEDGER_KEY), directionsArm, unit));
+      }
+      if (textArm != TextAlone.NO_DRAW) {
+        out.put(TextAlone.LEDGER_KEY, TextAlone.update(entries.get(TextAlone.LEDGER_KEY), textArm, unit));
       }
       if (similarityQuery != null) {
         learnSimilarity(namespace, similarityQuery, credited, entries.get(Directions.PAIRS_KEY), config, out);

@@ -31,7 +31,8 @@ class KnobTest {
    * similarityDirections 8, a similarity learned from rewards; textSimilarity LEARNED, such a task's ranking weighs the
    * words its text shares with each memory's intent too; doubt LEARNED, such a task may be shown successes whose latest
    * use failed last, as the namespace's rewards say it pays; directionsUse LEARNED, such a task is ranked by the learned
-   * similarity as the namespace's rewards say it pays; the other presets: 0, OFF and ALWAYS, as MemRL).
+   * similarity as the namespace's rewards say it pays; textAlone LEARNED, such a task is ranked by its text's words
+   * alone as the namespace's rewards say it pays; the other presets: 0, OFF, ALWAYS and NEVER, as MemRL).
    */
   static final Map<Preset, String> PRESETS_BEFORE_THE_TABLE = Map.of(
       Preset.MEMRL, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.5, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
@@ -40,21 +41,21 @@ class KnobTest {
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
           + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
           + "exploreBeyondBudget=0.9, firstEncounterK1=0, freshness=0.0, similarityBlocks=0, similarityDirections=0, "
-          + "textSimilarity=OFF, doubt=OFF, directionsUse=ALWAYS}",
+          + "textSimilarity=OFF, doubt=OFF, directionsUse=ALWAYS, textAlone=NEVER}",
       Preset.SIMILARITY, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.0, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=INTENT_GROUP, tieBreak=OLDEST_FIRST, consolidation=NONE, taskLearning=OFF, "
           + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=NEAREST, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=0, "
           + "exploreBeyondBudget=0.9, firstEncounterK1=0, freshness=0.0, similarityBlocks=0, similarityDirections=0, "
-          + "textSimilarity=OFF, doubt=OFF, directionsUse=ALWAYS}",
+          + "textSimilarity=OFF, doubt=OFF, directionsUse=ALWAYS, textAlone=NEVER}",
       Preset.DEFAULT, "{k1=5, k2=3, similarityThreshold=0.5, lambda=0.0, alpha=0.3, rewardMin=-1.0, rewardMax=1.0, "
           + "qInitSuccess=0.0, qInitFailure=0.0, qInitUnknown=0.0, qMin=-10.0, mergeThreshold=0.9, exploration=NONE, "
           + "epsilon=0.0, similarityNormalization=POOL, simMean=0.5, simStd=0.1, retrievalTtl=PT168H, "
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
           + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=8, "
           + "exploreBeyondBudget=0.9, firstEncounterK1=32, freshness=0.75, similarityBlocks=0, similarityDirections=8, "
-          + "textSimilarity=LEARNED, doubt=LEARNED, directionsUse=LEARNED}");
+          + "textSimilarity=LEARNED, doubt=LEARNED, directionsUse=LEARNED, textAlone=LEARNED}");
 
   @Test
   void table_isTheRecordsComponents_inOrder_withTheirTypes() {
@@ -265,30 +266,40 @@ class KnobTest {
     before.remove("textSimilarity");
     before.remove("doubt");
     before.remove("directionsUse");
+    before.remove("textAlone");
     assertThat(MemLoopConfig.fromSettings(before))
         .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().firstEncounterK1(0).freshness(0)
             .similarityDirections(0).textSimilarity(MemLoopConfig.TextSimilarity.OFF).doubt(MemLoopConfig.Doubt.OFF)
-            .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
+            .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).textAlone(MemLoopConfig.TextAlone.NEVER).build());
     // a default namespace recorded before textSimilarity keeps ranking new tasks by the vectors alone
     Map<String, String> beforeText = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
     beforeText.remove("textSimilarity");
     beforeText.remove("doubt");
     beforeText.remove("directionsUse");
+    beforeText.remove("textAlone");
     assertThat(MemLoopConfig.fromSettings(beforeText))
         .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF)
-            .doubt(MemLoopConfig.Doubt.OFF).directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
+            .doubt(MemLoopConfig.Doubt.OFF).directionsUse(MemLoopConfig.DirectionsUse.ALWAYS)
+            .textAlone(MemLoopConfig.TextAlone.NEVER).build());
     // a default namespace recorded before doubt keeps every success where similarity put it
     Map<String, String> beforeDoubt = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
     beforeDoubt.remove("doubt");
     beforeDoubt.remove("directionsUse");
+    beforeDoubt.remove("textAlone");
     assertThat(MemLoopConfig.fromSettings(beforeDoubt))
         .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().doubt(MemLoopConfig.Doubt.OFF)
-            .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
+            .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).textAlone(MemLoopConfig.TextAlone.NEVER).build());
     // a default namespace recorded before directionsUse ranks new tasks by its learned similarity whenever it has one
     Map<String, String> beforeUse = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
     beforeUse.remove("directionsUse");
-    assertThat(MemLoopConfig.fromSettings(beforeUse)).isEqualTo(
-        MemLoopConfig.preset(Preset.DEFAULT).toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
+    beforeUse.remove("textAlone");
+    assertThat(MemLoopConfig.fromSettings(beforeUse)).isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder()
+        .directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).textAlone(MemLoopConfig.TextAlone.NEVER).build());
+    // a default namespace recorded before textAlone ranks new tasks by the learned mix of vectors and texts
+    Map<String, String> beforeAlone = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
+    beforeAlone.remove("textAlone");
+    assertThat(MemLoopConfig.fromSettings(beforeAlone)).isEqualTo(
+        MemLoopConfig.preset(Preset.DEFAULT).toBuilder().textAlone(MemLoopConfig.TextAlone.NEVER).build());
     assertThatThrownBy(() -> MemLoopConfig.fromSettings(Map.of())).hasMessage("k1: is missing from the recorded settings");
   }
 
@@ -309,7 +320,7 @@ class KnobTest {
         "simMean", "simStd", "retrievalTtl", "similarityScope", "tieBreak", "consolidation", "taskLearning",
         "exploreAfterFailures", "exploreBudget", "maxMemories", "mergeScope", "gamma", "noteDepth", "firstEncounterK2",
         "exploreBeyondBudget", "firstEncounterK1", "freshness", "similarityBlocks", "similarityDirections",
-        "textSimilarity", "doubt", "directionsUse");
+        "textSimilarity", "doubt", "directionsUse", "textAlone");
   }
 
   /**

@@ -76,6 +76,7 @@ class MemLoopConfigTest {
             case "textSimilarity" -> "off";
             case "doubt" -> "off";
             case "directionsUse" -> "always";
+            case "textAlone" -> "never";
             case "exploreAfterFailures" -> "3";
             case "retrievalTtl" -> "PT1M";
             case "k1", "k2" -> "2";
@@ -102,7 +103,7 @@ class MemLoopConfigTest {
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
             "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> MERGE_FAILURES", "firstEncounterK2 0 -> 8", "firstEncounterK1 0 -> 32", "freshness 0.0 -> 0.75",
-            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> LEARNED", "directionsUse ALWAYS -> LEARNED",
+            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> LEARNED", "directionsUse ALWAYS -> LEARNED", "textAlone NEVER -> LEARNED",
             "taskLearning OFF -> ON",
             "mergeScope NEAREST -> RETRIEVED");
   }

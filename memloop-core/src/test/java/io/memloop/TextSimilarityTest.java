@@ -46,8 +46,9 @@ class TextSimilarityTest {
    * order where a success has gone stale (the three memories are as old as each other).
    */
   private static MemLoopConfig config(MemLoopConfig.TextSimilarity text) {
+    // the mix's weights as they learn, without the draw of the texts alone (TextAloneTest)
     return MemLoopConfig.builder().similarityThreshold(-1).similarityDirections(0).freshness(0).textSimilarity(text)
-        .build();
+        .textAlone(MemLoopConfig.TextAlone.NEVER).build();
   }
 
   private static String first(MemLoop loop, Intent task) {

@@ -72,25 +72,4 @@ public final class DirectionsUse {
     }
     return Arms.add(entry, arm == LEARNED, unit);
   }
-
-  /**
-   * Whether two arms would show different memories: another count, another memory or order among the first
-   * {@code take} of their orders, or other chances of showing a candidate (beyond rounding).
-   */
-  static boolean differ(int[] orderA, int takeA, double[] chanceA, int[] orderB, int takeB, double[] chanceB) {
-    if (takeA != takeB) {
-      return true;
-    }
-    for (int r = 0; r < takeA; r++) {
-      if (orderA[r] != orderB[r]) {
-        return true;
-      }
-    }
-    for (int i = 0; i < chanceA.length; i++) {
-      if (Math.abs(chanceA[i] - chanceB[i]) > 1e-12) {
-        return true;
-      }
-    }
-    return false;
-  }
 }

@@ -137,6 +137,9 @@ public final class SelectionPipeline {
     if (ranked.directionsArm() != DirectionsUse.NO_DRAW) {
       kept = DirectionsUse.into(kept, ranked.directionsArm());
     }
+    if (ranked.textArm() != TextAlone.NO_DRAW) {
+      kept = TextAlone.into(kept, ranked.textArm());
+    }
     return new Selection(candidates, selected, note, kept);
   }
 
@@ -154,16 +157,28 @@ public final class SelectionPipeline {
    * @param textZ by pool index, the z-scored vectors' and texts' similarity ({@link TextChannel}); null when not mixed
    * @param doubtArm the arm {@link Doubt} drew, or {@link Doubt#NO_DRAW}
    * @param directionsArm the arm {@link DirectionsUse} drew, or {@link DirectionsUse#NO_DRAW}
+   * @param textArm the arm {@link TextAlone} drew, or {@link TextAlone#NO_DRAW}
    */
   private record Ranked(double[] sim, double[] q, Score.Scored scored, int[] order, int m,
       TaskOrder.@Nullable Result learned, int take, boolean[] greedy, double[] greedyP, boolean firstEncounter,
       @Nullable PoolEntry stale, double @Nullable [][] blockZ, double @Nullable [][] textZ, int doubtArm,
-      int directionsArm) {
+      int directionsArm, int textArm) {
 
     /** This ranking as one arm of {@link DirectionsUse}'s draw: {@code arm} drawn, chances over both arms. */
     Ranked asArm(int arm, double[] mixedP) {
       return new Ranked(sim, q, scored, order, m, learned, take, greedy, mixedP, firstEncounter, stale, blockZ, textZ,
-          doubtArm, arm);
+          doubtArm, arm, textArm);
+    }
+
+    /** This ranking as one arm of {@link TextAlone}'s draw: {@code arm} drawn, chances over both arms. */
+    Ranked asTextArm(int arm, double[] mixedP) {
+      return new Ranked(sim, q, scored, order, m, learned, take, greedy, mixedP, firstEncounter, stale, blockZ, textZ,
+          doubtArm, directionsArm, arm);
+    }
+
+    /** Whether ranking again with a real random source could give another order: this ranking holds a draw. */
+    boolean draws() {
+      return doubtArm != Doubt.NO_DRAW || directionsArm != DirectionsUse.NO_DRAW;
     }
   }
 
@@ -198,21 +213,52 @@ public final class SelectionPipeline {
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
     boolean first = task != null && firstEncounter(task, pool, query);
-    if (!first || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)) {
-      return rank(pool, query, config, task, random, taskKey, signals, state, first, true);
+    if (!first || !TextAlone.on(config) || !TextChannel.active(task)) {
+      return rankByVectors(pool, query, config, task, random, taskKey, signals, state, first);
     }
-    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, true);
-    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false);
-    if (!DirectionsUse.differ(learned.order(), learned.take(), learned.greedyP(), cosine.order(), cosine.take(),
+    Ranked mixedProbe = rankByVectors(pool, query, config, task, NO_DRAW, taskKey, signals, state, true);
+    Ranked alone = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false, true);
+    if (!Arms.differ(alone.order(), alone.take(), alone.greedyP(), mixedProbe.order(), mixedProbe.take(),
+        mixedProbe.greedyP())) {
+      return mixedProbe.draws() ? rankByVectors(pool, query, config, task, random, taskKey, signals, state, true)
+          : mixedProbe;
+    }
+    double p = task.textAloneProbability();
+    boolean useAlone = random.nextDouble() < p; // a source that never draws keeps the mix
+    Ranked chosen = useAlone
+        ? alone.draws() ? rank(pool, query, config, task, random, taskKey, signals, state, true, false, true) : alone
+        : mixedProbe.draws() ? rankByVectors(pool, query, config, task, random, taskKey, signals, state, true)
+            : mixedProbe;
+    double[] chances = new double[pool.size()];
+    for (int i = 0; i < chances.length; i++) {
+      chances[i] = p * alone.greedyP()[i] + (1 - p) * mixedProbe.greedyP()[i];
+    }
+    return chosen.asTextArm(useAlone ? TextAlone.ALONE : TextAlone.MIXED, chances);
+  }
+
+  /**
+   * A ranking by the vectors' similarity (mixed with the texts' as the namespace learned, for a first encounter): by
+   * the learned similarity, or, for a task with no record of its own in a namespace that draws ({@link DirectionsUse}),
+   * by the arm drawn where the two arms would show different memories or the same in another order.
+   */
+  private static Ranked rankByVectors(List<PoolEntry> pool, float[] query, MemLoopConfig config,
+      @Nullable TaskView task, RandomGenerator random, String taskKey, List<RankingSignal> signals,
+      Annotations.@Nullable Entry[][] state, boolean first) {
+    if (!first || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)) {
+      return rank(pool, query, config, task, random, taskKey, signals, state, first, true, false);
+    }
+    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, true, false);
+    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false, false);
+    if (!Arms.differ(learned.order(), learned.take(), learned.greedyP(), cosine.order(), cosine.take(),
         cosine.greedyP())) {
       return learned.doubtArm() == Doubt.NO_DRAW ? learned
-          : rank(pool, query, config, task, random, taskKey, signals, state, true, true);
+          : rank(pool, query, config, task, random, taskKey, signals, state, true, true, false);
     }
     double p = task.directionsProbability();
     boolean useCosine = random.nextDouble() < 1 - p; // a source that never draws keeps the learned similarity
     Ranked probe = useCosine ? cosine : learned;
     Ranked chosen = probe.doubtArm() == Doubt.NO_DRAW ? probe
-        : rank(pool, query, config, task, random, taskKey, signals, state, true, !useCosine);
+        : rank(pool, query, config, task, random, taskKey, signals, state, true, !useCosine, false);
     double[] mixed = new double[pool.size()];
     for (int i = 0; i < mixed.length; i++) {
       mixed[i] = p * learned.greedyP()[i] + (1 - p) * cosine.greedyP()[i];
@@ -225,10 +271,12 @@ public final class SelectionPipeline {
    *
    * @param first whether the task is a first encounter ({@link #firstEncounter}), told once per retrieval
    * @param byLearnedSimilarity whether the similarity the namespace learned ranks, where it has one ({@link Directions})
+   * @param textsAlone whether the texts' similarity alone ranks a first encounter ({@link TextAlone}), where the
+   *     namespace mixes it in; else the learned mix
    */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state,
-      boolean first, boolean byLearnedSimilarity) {
+      boolean first, boolean byLearnedSimilarity, boolean textsAlone) {
     int n = pool.size();
     double[] sim = new double[n];
     double[] q = new double[n];
@@ -256,7 +304,7 @@ public final class SelectionPipeline {
     double[][] textZ = null;
     if (first && TextChannel.active(task)) { // a task with no record: the texts' words too, as the namespace learned
       double[][] two = TextChannel.similarities(task.queryWords(), pool, sim);
-      sim = Blocks.mix(two, task.textWeights());
+      sim = Blocks.mix(two, textsAlone ? TextAlone.ALONE_WEIGHTS : task.textWeights());
       textZ = Blocks.zScores(two, TextChannel.CHANNELS);
     }
     Score.Scored scored = Score.scored(sim, q, config);
@@ -305,7 +353,7 @@ public final class SelectionPipeline {
     double[] greedyP = learned != null && learned.inclusion() != null ? learned.inclusion()
         : doubtP != null ? doubtP : toProbability(greedy);
     return new Ranked(sim, q, scored, order, m, learned, take, greedy, greedyP, wide, stale, blockZ, textZ, doubtArm,
-        DirectionsUse.NO_DRAW);
+        DirectionsUse.NO_DRAW, TextAlone.NO_DRAW);
   }
 
   /**
@@ -363,7 +411,12 @@ public final class SelectionPipeline {
             "; for this task with no record of its own the similarity learned from rewards and the plain cosine would "
                 + "show different memories: the learned one ranks with probability %s (the chance that it pays in "
                 + "this namespace as its rewards tell it), else the cosine (directionsUse), shown here: the learned "
-                + "one; chances are over both", num(task.directionsProbability())))));
+                + "one; chances are over both", num(task.directionsProbability())))
+        + (ranked.textArm() == TextAlone.NO_DRAW ? "" : String.format(Locale.ROOT,
+            "; for this task with no record of its own the texts' similarity alone and the learned mix would show "
+                + "different memories: the texts alone rank with probability %s (the chance that they pay in this "
+                + "namespace as its rewards tell it), else the mix (textAlone), shown here: the mix; chances are over "
+                + "both", num(task.textAloneProbability())))));
     steps.add(new Explanation.Step("TieBreak", "ordered by score, then similarity, highest first; equal on both: "
         + (config.tieBreak() == MemLoopConfig.TieBreak.NEWEST_FIRST ? "the newer memory first" : "the older memory first")));
     steps.add(new Explanation.Step("QMinFilter", (n - m) + " of " + n + " candidate(s) dropped for Q below qMin = "

@@ -40,13 +40,17 @@ import java.util.Set;
  *     similarity ({@link #directions}) and by the plain cosine differ, is ranked by the learned one
  *     ({@link DirectionsUse}): ½ while the namespace's rewards do not tell the two apart, then high where the learned
  *     similarity paid and low where not; 1 where the namespace does not draw
+ * @param textAloneProbability the chance that a task with no record of its own, whose ranking by the texts'
+ *     similarity alone and by the learned mix of the vectors' and the texts' differ, is ranked by the texts alone
+ *     ({@link TextAlone}): ½ while the namespace's rewards do not tell the two apart, then high where the texts alone
+ *     paid and low where not; 0 where the namespace does not draw
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,
     double margin, double fullNoteProbability, Map<String, Double> neighbourNet, double recurrence,
     Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
     double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords, Set<String> doubted,
-    double doubtProbability, double directionsProbability) {
+    double doubtProbability, double directionsProbability, double textAloneProbability) {
   public TaskView {
     stale = Set.copyOf(stale);
     doubted = Set.copyOf(doubted);
@@ -60,7 +64,7 @@ public record TaskView(
       double recurrence, Set<String> stale, double[] blockWeights, Directions.@org.jspecify.annotations.Nullable Fit directions,
       double[] textWeights, float @org.jspecify.annotations.Nullable [] queryWords) {
     this(context, consecutiveFailures, explorations, explorationProbability, net, margin, fullNoteProbability,
-        neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, Set.of(), 0.5, 1);
+        neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, Set.of(), 0.5, 1, 0);
   }
 
   /** A view that does not mix in the texts' similarity. */
@@ -117,7 +121,7 @@ public record TaskView(
   public TaskView withCredit(Set<String> stale, Set<String> doubted) {
     return new TaskView(context, consecutiveFailures, explorations, explorationProbability, net, margin,
         fullNoteProbability, neighbourNet, recurrence, stale, blockWeights, directions, textWeights, queryWords, doubted,
-        doubtProbability, directionsProbability);
+        doubtProbability, directionsProbability, textAloneProbability);
   }
 
   /** The evidence {@link TaskOrder} tiers a memory by: the task's own when it has any, else its neighbours'. */

@@ -125,6 +125,14 @@ public class EpisodeBenchmark {
   @Param({"true"})
   public boolean directionsDraw;
 
+  /**
+   * Whether a new task with text is ranked by its texts' similarity alone on a learned draw against the learned mix
+   * ({@code textAlone}, LEARNED in the default: each such retrieval ranks both arms to tell whether they differ);
+   * false: {@code textAlone=NEVER}.
+   */
+  @Param({"true"})
+  public boolean textDraw;
+
   private MemLoop loop;
   private float[][] queries;
   private final ArrayDeque<String> remembered = new ArrayDeque<>();
@@ -152,6 +160,9 @@ public class EpisodeBenchmark {
     }
     if (!directionsDraw) {
       config = config.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build();
+    }
+    if (!textDraw) {
+      config = config.toBuilder().textAlone(MemLoopConfig.TextAlone.NEVER).build();
     }
     MemLoop.Builder builder = MemLoop.builder().store(store).config(config).reconfigure();
     loop = (background ? builder.learnInBackground() : builder).build();

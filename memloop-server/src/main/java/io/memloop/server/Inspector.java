@@ -107,6 +107,10 @@ final class Inspector {
         l.directionsCosine(), l.directionsCosineSuccessRate());
     use.put("probability", l.directionsProbability());
     out.put("directionsUse", use);
+    Map<String, Object> alone = arms("alone", l.textAlone(), l.textAloneSuccessRate(), "mixed", l.textMixed(),
+        l.textMixedSuccessRate());
+    alone.put("probability", l.textAloneProbability());
+    out.put("textAlone", alone);
     return out;
   }
 

@@ -53,6 +53,8 @@ public final class Ablation {
     // a new task ranked by the learned similarity whenever there is one, as before the draw
     m.put("default-always-learned",
         DEFAULT.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
+    // a new task ranked by the learned mix of the vectors' and the texts' similarities, as before the draw
+    m.put("default-mixed-text", DEFAULT.toBuilder().textAlone(MemLoopConfig.TextAlone.NEVER).build());
     // neither, nor the texts, nor doubt: the default of 2026-11-27 before the learned similarity was part of it
     m.put("default-cosine-eight-intents", DEFAULT.toBuilder().similarityDirections(0).firstEncounterK1(8)
         .textSimilarity(MemLoopConfig.TextSimilarity.OFF).doubt(MemLoopConfig.Doubt.OFF).build());
