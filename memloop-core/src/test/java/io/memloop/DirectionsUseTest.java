@@ -1,7 +1,6 @@
 package io.memloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.memloop.store.InMemoryStore;
 import java.time.Instant;
@@ -139,26 +138,15 @@ class DirectionsUseTest {
       long drawsBefore = before.directionsLearned() + before.directionsCosine();
       assertThat(drawsBefore).isPositive();
       SplittableRandom rnd = new SplittableRandom(13);
-      int drawn = 0;
-      int drawnOverSets = 0;
+      DrawChances chances = new DrawChances();
       for (int e = 0; e < 200; e++) {
         Retrieval r = loop.retrieve("ns", Intent.ofEmbedding(instance(e % 2, 0.6, 0.8, rnd)));
         double p = loop.learned("ns").directionsProbability();
         List<Object> record = arms(loop);
         loop.reward("ns", r.id(), -1, List.of(r.selected().getFirst().id()));
-        boolean fractional = r.candidates().stream().anyMatch(c -> c.probability() > 1e-9 && c.probability() < 1 - 1e-9);
-        if (!arms(loop).equals(record)) { // drew: a candidate shown by one arm only has that arm's chance
-          drawn++;
-          drawnOverSets += fractional ? 1 : 0;
-          assertThat(r.candidates()).allSatisfy(c -> assertThat(c.probability()).satisfiesAnyOf(
-              x -> assertThat(x).isCloseTo(0, within(1e-9)), x -> assertThat(x).isCloseTo(1, within(1e-9)),
-              x -> assertThat(x).isCloseTo(p, within(1e-9)), x -> assertThat(x).isCloseTo(1 - p, within(1e-9))));
-        } else {
-          assertThat(fractional).as("no draw (no doubt, no exploration): every chance 0 or 1 (episode %d)", e).isFalse();
-        }
+        chances.check(r, !arms(loop).equals(record), p, e);
       }
-      assertThat(drawnOverSets).as("draws where the arms show different memories").isPositive();
-      assertThat(drawn).isPositive();
+      chances.assertDrawsOverSets();
       // the same task again has a record of its own: its own evidence ranks, no draw
       Intent task = Intent.ofEmbedding(instance(0, 0.6, 0.8, rnd));
       Retrieval once = loop.retrieve("ns", task);

@@ -1,7 +1,6 @@
 package io.memloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.memloop.store.InMemoryStore;
 import java.util.List;
@@ -129,8 +128,7 @@ class TextAloneTest {
     try (MemLoop loop = engine(MemLoopConfig.TextAlone.LEARNED, 9, 1)) { // one shown: the arms show different sets
       play(loop, false, 100, 0, 9);
       SplittableRandom rnd = new SplittableRandom(13);
-      int drawn = 0;
-      int drawnOverSets = 0;
+      DrawChances chances = new DrawChances();
       for (int e = 0; e < 200; e++) {
         boolean alpha = e % 2 == 0;
         Retrieval r = loop.retrieve("ns", Intent.of("restart the " + (alpha ? "beta" : "alpha") + " cluster, ticket " + e,
@@ -140,19 +138,9 @@ class TextAloneTest {
         List<Object> before = arms(loop);
         loop.reward("ns", r.id(), e % 3 == 0 ? 1 : -1, List.of(r.selected().getFirst().id()));
         boolean drew = !arms(loop).equals(before);
-        boolean fractional = r.candidates().stream().anyMatch(c -> c.probability() > 1e-9 && c.probability() < 1 - 1e-9);
-        if (drew) { // a candidate shown by one arm only has that arm's chance
-          drawn++;
-          drawnOverSets += fractional ? 1 : 0;
-          assertThat(r.candidates()).allSatisfy(c -> assertThat(c.probability()).satisfiesAnyOf(
-              x -> assertThat(x).isCloseTo(0, within(1e-9)), x -> assertThat(x).isCloseTo(1, within(1e-9)),
-              x -> assertThat(x).isCloseTo(p, within(1e-9)), x -> assertThat(x).isCloseTo(1 - p, within(1e-9))));
-        } else {
-          assertThat(fractional).as("no draw (no doubt, no exploration): every chance 0 or 1 (episode %d)", e).isFalse();
-        }
+        chances.check(r, drew, p, e);
       }
-      assertThat(drawn).isPositive();
-      assertThat(drawnOverSets).as("draws where the arms show different memories").isPositive();
+      chances.assertDrawsOverSets();
       // a query without text, or a task with a record of its own, draws nothing
       List<Object> before = arms(loop);
       Retrieval vectorsOnly = loop.retrieve("ns", Intent.ofEmbedding(vector(0.66, 0.62, rnd)));
