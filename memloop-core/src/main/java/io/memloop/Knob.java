@@ -171,8 +171,8 @@ public enum Knob {
           + "(textSimilarity LEARNED and a query with text): NEVER ranks by the learned mix of the vectors' and the "
           + "texts' similarities; LEARNED ranks by the texts' similarity alone on a draw with the probability that it "
           + "pays in the namespace (learned from the rewards of both arms, the latest 256 or so weighing most, ½ before "
-          + "any), else by the mix, made only where the two would show different memories or the same in another "
-          + "order."),
+          + "any) times the share of its rewarded retrievals made by new tasks (as doubt), else by the mix, made only "
+          + "where the two would show different memories or the same in another order."),
       MemLoopConfig::textAlone);
 
   /** The kind of value a knob takes. */

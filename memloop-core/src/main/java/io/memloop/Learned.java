@@ -56,8 +56,8 @@ import org.jspecify.annotations.Nullable;
  * @param textAloneSuccessRate their success rate
  * @param textMixed such episodes ranked by the mix, counted the same way
  * @param textMixedSuccessRate their success rate
- * @param textAloneProbability the chance that such an episode is ranked by the texts alone now (that it pays); absent
- *     before any
+ * @param textAloneProbability the chance that such an episode is ranked by the texts alone now (that it pays, times the
+ *     share of rewarded retrievals made by new tasks); absent before any
  */
 public record Learned(
     boolean taskLearning, long explored, @Nullable Double exploredSuccessRate, long notExplored,

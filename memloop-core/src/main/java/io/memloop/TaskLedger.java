@@ -238,7 +238,8 @@ final class TaskLedger {
         words, Set.of(), doubts ? Doubt.probability(explorationProbability(entries.getOrDefault(Doubt.LEDGER_KEY,
             new double[4])), recurrence(r)) : 0.5,
         drawsDirections ? explorationProbability(entries.getOrDefault(DirectionsUse.LEDGER_KEY, new double[4])) : 1,
-        drawsTextAlone ? explorationProbability(entries.getOrDefault(TextAlone.LEDGER_KEY, new double[4])) : 0);
+        drawsTextAlone ? TextAlone.probability(explorationProbability(entries.getOrDefault(TextAlone.LEDGER_KEY,
+            new double[4])), recurrence(r)) : 0);
     if (!view.noRecord() || (config.freshness() <= 0 && !doubts)) {
       return view;
     }
@@ -449,7 +450,7 @@ final class TaskLedger {
         s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null,
         Math.round(v[0]), rate(v[1], v[0]), Math.round(v[2]), rate(v[3], v[2]), v[0] + v[2] > 0 ? explorationProbability(v) : null,
         Math.round(l[0]), rate(l[1], l[0]), Math.round(l[2]), rate(l[3], l[2]),
-        l[0] + l[2] > 0 ? explorationProbability(l) : null);
+        l[0] + l[2] > 0 ? TextAlone.probability(explorationProbability(l), r == null ? 0.5 : recurrence(r)) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

@@ -59,6 +59,11 @@ class TextAloneTest {
    * @param wordsTell whether the texts name the task's own kind (and the vectors lean to the other's), or the reverse
    */
   private static int play(MemLoop loop, boolean wordsTell, int episodes, int judged, long seed) {
+    return play(loop, wordsTell, 0, episodes, judged, seed);
+  }
+
+  /** As above, the tasks numbered from {@code from} (a task's text names its number: every task is new). */
+  private static int play(MemLoop loop, boolean wordsTell, int from, int episodes, int judged, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     int wins = 0;
     for (int e = 0; e < episodes; e++) {
@@ -69,7 +74,7 @@ class TextAloneTest {
       double toOwn = plain ? 0.70 : wordsTell ? 0.62 : 0.66;
       double toOther = plain ? 0.55 : wordsTell ? 0.66 : 0.62;
       float[] v = alpha ? vector(toOwn, toOther, rnd) : vector(toOther, toOwn, rnd);
-      Retrieval r = loop.retrieve("ns", Intent.of("restart the " + named + " cluster, request " + e, v));
+      Retrieval r = loop.retrieve("ns", Intent.of("restart the " + named + " cluster, request " + (from + e), v));
       Memory first = r.selected().getFirst();
       boolean win = first.experience().equals(own + "'s way");
       loop.reward("ns", r.id(), win ? 1 : -1, List.of(first.id()));
@@ -107,8 +112,8 @@ class TextAloneTest {
         play(learned, false, 3000, 0, seed);
         play(mixed, false, 3000, 0, seed);
         assertThat(learned.learned("ns").textAloneProbability()).as("seed %d, before", seed).isLessThan(0.05);
-        int byLearned = play(learned, true, 800, 200, seed + 100);
-        int byMix = play(mixed, true, 800, 200, seed + 100);
+        int byLearned = play(learned, true, 3000, 800, 200, seed + 100);
+        int byMix = play(mixed, true, 3000, 800, 200, seed + 100);
         Learned l = learned.learned("ns");
         assertThat(l.textAloneProbability()).as("seed %d, after", seed).isGreaterThan(0.95);
         assertThat(l.textAloneSuccessRate()).isGreaterThan(l.textMixedSuccessRate());
@@ -133,8 +138,9 @@ class TextAloneTest {
         boolean alpha = e % 2 == 0;
         Retrieval r = loop.retrieve("ns", Intent.of("restart the " + (alpha ? "beta" : "alpha") + " cluster, ticket " + e,
             alpha ? vector(0.66, 0.62, rnd) : vector(0.62, 0.66, rnd)));
-        Double known = loop.learned("ns").textAloneProbability();
-        double p = known == null ? 0.5 : known; // ½ before any draw
+        Learned now = loop.learned("ns");
+        // before any draw: ½ times the share of rewarded retrievals made by new tasks
+        double p = now.textAloneProbability() != null ? now.textAloneProbability() : 0.5 * (1 - now.recurrence());
         List<Object> before = arms(loop);
         loop.reward("ns", r.id(), e % 3 == 0 ? 1 : -1, List.of(r.selected().getFirst().id()));
         boolean drew = !arms(loop).equals(before);

@@ -42,8 +42,9 @@ import java.util.Set;
  *     similarity paid and low where not; 1 where the namespace does not draw
  * @param textAloneProbability the chance that a task with no record of its own, whose ranking by the texts'
  *     similarity alone and by the learned mix of the vectors' and the texts' differ, is ranked by the texts alone
- *     ({@link TextAlone}): ½ while the namespace's rewards do not tell the two apart, then high where the texts alone
- *     paid and low where not; 0 where the namespace does not draw
+ *     ({@link TextAlone#probability}): ½ times the share of the namespace's rewarded retrievals made by new tasks while
+ *     its rewards do not tell the two apart, then high where the texts alone paid and tasks seldom come back, low
+ *     otherwise; 0 where the namespace does not draw
  */
 public record TaskView(
     String context, int consecutiveFailures, int explorations, double explorationProbability, Map<String, Double> net,

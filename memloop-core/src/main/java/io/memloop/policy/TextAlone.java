@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  * text-world with MiniLM they go to the vectors, while the words two tasks share (a house's name, an object) are what
  * makes a failure note's facts fit. Which holds is a property of the namespace, so each namespace learns it from its
  * rewards, as {@link DirectionsUse} does: probability matching between the two arms (the chance that the texts alone
- * have the higher success rate given each arm's rewarded episodes, ½ before any), drawn only where the two would show
- * different memories, or the same in another order, so that each arm's record is of like episodes.
+ * have the higher success rate given each arm's rewarded episodes, ½ before any, times the share of the namespace's
+ * rewarded retrievals made by new tasks: {@link #probability}), drawn only where the two would show different memories,
+ * or the same in another order, so that each arm's record is of like episodes.
  *
  * <p>The arm drawn is kept with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): one
  * byte, {@link #ALONE} or {@link #MIXED}; no annotation when there was no draw. The reward adds it to ledger entry
@@ -45,6 +46,19 @@ public final class TextAlone {
   static final double[] ALONE_WEIGHTS = {0, 1};
 
   private TextAlone() {}
+
+  /**
+   * The chance that a new task whose two rankings differ is ranked by the texts alone: {@code pays × (1 −
+   * recurrence)}, where {@code pays} is the chance that the texts alone have the higher success rate given each arm's
+   * episodes and {@code recurrence} the namespace's share of rewarded retrievals made by a task rewarded before
+   * ({@link TaskView#recurrence}). The draw's record is made of new tasks only; where tasks come back those are few
+   * and mostly the namespace's first episodes, made while it held little, and the learned mix stays the ranking (on
+   * the MemRL protocol's text-world with MiniLM, the texts alone at ½ cost unseen tasks 0.07 to 0.13 on each of five
+   * seeds); where every task is new, the namespace's evidence alone decides, as for {@link Doubt}.
+   */
+  public static double probability(double pays, double recurrence) {
+    return pays * (1 - recurrence);
+  }
 
   /**
    * Whether a namespace under {@code config} draws: {@link MemLoopConfig.TextAlone#LEARNED} and per-task learning on
