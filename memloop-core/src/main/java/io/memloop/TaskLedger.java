@@ -414,6 +414,7 @@ final class TaskLedger {
     double[] l = entries.getOrDefault(TextAlone.LEDGER_KEY, new double[4]);
     double[] d = entries.getOrDefault("d", new double[4]);
     double[] r = entries.get("r");
+    double recurring = r == null ? 0.5 : recurrence(r); // as a draw weighs by it: ½ before any reward
     int blocks = Blocks.count(config, embedderBlocks);
     double[] b = entries.get(Blocks.LEDGER_KEY);
     List<Double> weights = new ArrayList<>();
@@ -447,10 +448,10 @@ final class TaskLedger {
         pairs == null || pairs.length < 1 ? 0 : (long) pairs[0], pairs == null || pairs.length < 2 ? 0 : (long) pairs[1],
         scales, share, text, texts ? Blocks.updates(x, TextChannel.CHANNELS) : 0, Math.round(s[0]), rate(s[1], s[0]),
         Math.round(s[2]), rate(s[3], s[2]),
-        s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), r == null ? 0.5 : recurrence(r)) : null,
+        s[0] + s[2] > 0 ? Doubt.probability(explorationProbability(s), recurring) : null,
         Math.round(v[0]), rate(v[1], v[0]), Math.round(v[2]), rate(v[3], v[2]), v[0] + v[2] > 0 ? explorationProbability(v) : null,
         Math.round(l[0]), rate(l[1], l[0]), Math.round(l[2]), rate(l[3], l[2]),
-        l[0] + l[2] > 0 ? TextAlone.probability(explorationProbability(l), r == null ? 0.5 : recurrence(r)) : null);
+        l[0] + l[2] > 0 ? TextAlone.probability(explorationProbability(l), recurring) : null);
   }
 
   private static @Nullable Double rate(double successes, double episodes) {

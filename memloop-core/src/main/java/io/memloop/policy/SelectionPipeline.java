@@ -12,6 +12,7 @@ import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 
@@ -203,12 +204,9 @@ public final class SelectionPipeline {
   }
 
   /**
-   * {@link #rank(List, float[], MemLoopConfig, TaskView, RandomGenerator, String, List, Annotations.Entry[][], boolean,
-   * boolean)}
-   * by the learned similarity, or, for a task with no record of its own in a namespace that draws
-   * ({@link DirectionsUse}), by the arm drawn where the two arms would show different memories or the same in another
-   * order (each arm ranked once without drawing to tell; the arm drawn ranked again with {@code random} when it draws
-   * inside).
+   * Phase B's ranking: for a task with no record of its own whose query has text, in a namespace that draws
+   * ({@link TextAlone}), by the texts' similarity alone or by the vectors' ranking ({@link #rankByVectors}), as
+   * {@link #drawBetween} draws; else by the vectors' ranking.
    */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
@@ -216,24 +214,49 @@ public final class SelectionPipeline {
     if (!first || !TextAlone.on(config) || !TextChannel.active(task)) {
       return rankByVectors(pool, query, config, task, random, taskKey, signals, state, first);
     }
-    Ranked mixedProbe = rankByVectors(pool, query, config, task, NO_DRAW, taskKey, signals, state, true);
-    Ranked alone = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false, true);
-    if (!Arms.differ(alone.order(), alone.take(), alone.greedyP(), mixedProbe.order(), mixedProbe.take(),
-        mixedProbe.greedyP())) {
-      return mixedProbe.draws() ? rankByVectors(pool, query, config, task, random, taskKey, signals, state, true)
-          : mixedProbe;
-    }
     double p = task.textAloneProbability();
-    boolean useAlone = random.nextDouble() < p; // a source that never draws keeps the mix
-    Ranked chosen = useAlone
-        ? alone.draws() ? rank(pool, query, config, task, random, taskKey, signals, state, true, false, true) : alone
-        : mixedProbe.draws() ? rankByVectors(pool, query, config, task, random, taskKey, signals, state, true)
-            : mixedProbe;
-    double[] chances = new double[pool.size()];
-    for (int i = 0; i < chances.length; i++) {
-      chances[i] = p * alone.greedyP()[i] + (1 - p) * mixedProbe.greedyP()[i];
+    Drawn drawn = drawBetween(r -> rankByVectors(pool, query, config, task, r, taskKey, signals, state, true),
+        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, true), p, 1 - p, random);
+    return drawn.other() == null ? drawn.chosen()
+        : drawn.chosen().asTextArm(drawn.other() ? TextAlone.ALONE : TextAlone.MIXED, drawn.chances());
+  }
+
+  /**
+   * What {@link #drawBetween} made: the ranking shown; whether the draw took the other arm (null: the two arms would
+   * show the same, and no draw was made); by pool index, each candidate's chance over both arms (null without a draw).
+   */
+  private record Drawn(Ranked chosen, @Nullable Boolean other, double @Nullable [] chances) {}
+
+  /**
+   * One of the namespace-level two-armed draws over whole rankings ({@link DirectionsUse}, {@link TextAlone}): ranks
+   * the pool by each arm without drawing; where the two would show the same memories in the same order, the first arm
+   * ranks with {@code random}, with no draw; else one {@code nextDouble} below {@code pOther} takes the other arm (so a
+   * source that never draws keeps the first), and the arm taken ranks again with {@code random} only when its ranking
+   * draws inside (doubt). The candidates' chances are {@code pFirst · first + pOther · other}.
+   *
+   * @param first ranks the pool by the arm a source that never draws keeps, with the random source given
+   * @param other ranks it by the other arm
+   */
+  private static Drawn drawBetween(Function<RandomGenerator, Ranked> first,
+      Function<RandomGenerator, Ranked> other, double pOther, double pFirst, RandomGenerator random) {
+    Ranked a = first.apply(NO_DRAW);
+    Ranked b = other.apply(NO_DRAW);
+    if (!Arms.differ(a.order(), a.take(), a.greedyP(), b.order(), b.take(), b.greedyP())) {
+      return new Drawn(drawsAgain(a, random) ? first.apply(random) : a, null, null);
     }
-    return chosen.asTextArm(useAlone ? TextAlone.ALONE : TextAlone.MIXED, chances);
+    boolean useOther = random.nextDouble() < pOther;
+    Ranked probe = useOther ? b : a;
+    Ranked chosen = drawsAgain(probe, random) ? (useOther ? other : first).apply(random) : probe;
+    double[] chances = new double[a.greedyP().length];
+    for (int i = 0; i < chances.length; i++) {
+      chances[i] = pFirst * a.greedyP()[i] + pOther * b.greedyP()[i];
+    }
+    return new Drawn(chosen, useOther, chances);
+  }
+
+  /** Whether ranking again with {@code random} could change {@code probe}, ranked without drawing: it holds a draw. */
+  private static boolean drawsAgain(Ranked probe, RandomGenerator random) {
+    return random != NO_DRAW && probe.draws();
   }
 
   /**
@@ -247,23 +270,11 @@ public final class SelectionPipeline {
     if (!first || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)) {
       return rank(pool, query, config, task, random, taskKey, signals, state, first, true, false);
     }
-    Ranked learned = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, true, false);
-    Ranked cosine = rank(pool, query, config, task, NO_DRAW, taskKey, signals, state, true, false, false);
-    if (!Arms.differ(learned.order(), learned.take(), learned.greedyP(), cosine.order(), cosine.take(),
-        cosine.greedyP())) {
-      return learned.doubtArm() == Doubt.NO_DRAW ? learned
-          : rank(pool, query, config, task, random, taskKey, signals, state, true, true, false);
-    }
     double p = task.directionsProbability();
-    boolean useCosine = random.nextDouble() < 1 - p; // a source that never draws keeps the learned similarity
-    Ranked probe = useCosine ? cosine : learned;
-    Ranked chosen = probe.doubtArm() == Doubt.NO_DRAW ? probe
-        : rank(pool, query, config, task, random, taskKey, signals, state, true, !useCosine, false);
-    double[] mixed = new double[pool.size()];
-    for (int i = 0; i < mixed.length; i++) {
-      mixed[i] = p * learned.greedyP()[i] + (1 - p) * cosine.greedyP()[i];
-    }
-    return chosen.asArm(useCosine ? DirectionsUse.COSINE : DirectionsUse.LEARNED, mixed);
+    Drawn drawn = drawBetween(r -> rank(pool, query, config, task, r, taskKey, signals, state, true, true, false),
+        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, false), 1 - p, p, random);
+    return drawn.other() == null ? drawn.chosen()
+        : drawn.chosen().asArm(drawn.other() ? DirectionsUse.COSINE : DirectionsUse.LEARNED, drawn.chances());
   }
 
   /**
