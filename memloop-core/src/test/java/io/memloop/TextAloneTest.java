@@ -2,7 +2,6 @@ package io.memloop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.memloop.store.InMemoryStore;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -17,44 +16,29 @@ import org.junit.jupiter.api.Test;
  * reference in {@link TwoArmedRecordTest}.
  */
 class TextAloneTest {
-  private static final int DIM = 16;
-
-  /** A task's vector: {@code alpha} and {@code beta} its cosines to the two kinds' memories, the rest its own. */
+  /** A task's vector ({@link TextSimilarityTest#vector}), its own direction drawn from {@code rnd}. */
   private static float[] vector(double alpha, double beta, SplittableRandom rnd) {
-    float[] v = new float[DIM];
-    v[1] = (float) alpha;
-    v[2] = (float) beta;
-    v[3] = 0.2f;
-    v[5 + rnd.nextInt(8)] = 0.1f;
-    v[4] = (float) Math.sqrt(1 - alpha * alpha - beta * beta - 0.04 - 0.01);
-    return v;
-  }
-
-  private static float[] axis(int i) {
-    float[] v = new float[DIM];
-    v[i] = 1;
-    return v;
+    return TextSimilarityTest.vector(alpha, beta, rnd.nextInt(8));
   }
 
   private static MemLoop engine(MemLoopConfig.TextAlone alone, long seed) {
     return engine(alone, seed, MemLoopConfig.preset(Preset.DEFAULT).firstEncounterK2());
   }
 
-  /** The default's choices but {@code firstShown} shown to a new task (and at most that many to any), no learned similarity, no freshness, no doubt. */
+  /**
+   * The default's choices but {@code firstShown} shown to a new task (and at most that many to any), no learned
+   * similarity, no freshness, no doubt.
+   */
   private static MemLoop engine(MemLoopConfig.TextAlone alone, long seed, int firstShown) {
     MemLoopConfig config = MemLoopConfig.builder().similarityThreshold(-1).similarityDirections(0).freshness(0)
         .doubt(MemLoopConfig.Doubt.OFF).k2(Math.min(3, firstShown)).firstEncounterK2(firstShown).textAlone(alone).build();
-    MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(config).seed(seed).build();
-    loop.remember("ns", Intent.of("restart the alpha cluster", axis(1)), "alpha's way", Outcome.SUCCESS);
-    loop.remember("ns", Intent.of("restart the beta cluster", axis(2)), "beta's way", Outcome.SUCCESS);
-    loop.remember("ns", Intent.of("restart the gamma cluster", axis(3)), "gamma's way", Outcome.SUCCESS);
-    return loop;
+    return TextSimilarityTest.engine(config, seed);
   }
 
   /**
    * Plays {@code episodes} new tasks, alpha and beta in turn; a task succeeds when the first memory shown is its own
-   * kind's way, and the reward names that memory as used. Every third task is plain (its text names its kind and its vector is nearer it); in the others the
-   * words point one way and the vectors, a little, the other. Returns the wins of the last {@code judged}.
+   * kind's way, and the reward names that memory as used. Every third task is plain (its text names its kind and its
+   * vector is nearer it); in the others the words point one way and the vectors, a little, the other. Returns the wins of the last {@code judged}.
    *
    * @param wordsTell whether the texts name the task's own kind (and the vectors lean to the other's), or the reverse
    */

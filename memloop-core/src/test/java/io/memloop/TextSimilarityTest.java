@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class TextSimilarityTest {
   private static final int DIM = 16;
 
-  private static float[] vector(double alpha, double beta, int round) {
+  /** A task's vector: {@code alpha} and {@code beta} its cosines to the alpha and beta clusters' memories. */
+  static float[] vector(double alpha, double beta, int round) {
     float[] v = new float[DIM];
     v[1] = (float) alpha;
     v[2] = (float) beta;
@@ -34,7 +35,12 @@ class TextSimilarityTest {
   }
 
   private static MemLoop engine(MemLoopConfig config) {
-    MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(config).seed(3).build();
+    return engine(config, 3);
+  }
+
+  /** An engine seeded {@code seed} holding the alpha, beta and gamma clusters' ways (also {@link TextAloneTest}'s). */
+  static MemLoop engine(MemLoopConfig config, long seed) {
+    MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(config).seed(seed).build();
     loop.remember("ns", Intent.of("restart the alpha cluster", axis(1)), "alpha's way", Outcome.SUCCESS);
     loop.remember("ns", Intent.of("restart the beta cluster", axis(2)), "beta's way", Outcome.SUCCESS);
     loop.remember("ns", Intent.of("restart the gamma cluster", axis(3)), "gamma's way", Outcome.SUCCESS);
