@@ -145,8 +145,8 @@ public final class BenchReport {
       """
       Quick run: a smoke test of the whole pipeline (small environments, %d epochs), not the result. In so
       few epochs the memory has barely begun to learn, so MemLoop `default` comes out about level with the
-      best RAG here. The full run (`./memloop bench`, about 2 minutes) is where learning shows: `default` +0.05
-      on average over each environment's better RAG (BENCHMARKS.md).
+      best RAG here. The full run (`./memloop bench`, about 2 minutes) is where learning shows: `default` +0.04
+      to +0.05 on average over each environment's better RAG (BENCHMARKS.md).
       """;
 
   /** The names the findings use, defined beside them. */
