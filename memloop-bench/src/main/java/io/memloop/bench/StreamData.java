@@ -102,6 +102,7 @@ public final class StreamData {
     o.put("success", difference(c.success()));
     o.put("recoveryEpisodes", c.recovery().map(StreamData::recoveryDifference).orElse(null));
     o.put("recoveryEpisodesToCommonLevel", c.recoveryToCommonLevel().map(StreamData::recoveryDifference).orElse(null));
+    o.put("recoveryTiedAtFirstWindow", c.recoveryToCommonLevel().isPresent() ? c.tiedAtFirstWindow() : null);
     return o;
   }
 

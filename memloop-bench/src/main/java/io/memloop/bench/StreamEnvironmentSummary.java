@@ -38,10 +38,24 @@ public record StreamEnvironmentSummary(
    *     both, the lower of the two levels before the drift minus the tolerance ({@link
    *     StreamMetrics.Recovery#episodesTo}): how fast each got back to a success both had had, where {@code recovery}
    *     gives a strategy that had learned less before the drift less to regain; empty as {@code recovery}
+   * @param tiedAtFirstWindow of the seeds in {@code recoveryToCommonLevel}, those where both runs were at the common
+   *     target at the first full rolling window after the drift ({@link StreamMetrics.Recovery#firstWindow}), the
+   *     fewest episodes the measure can give: there it cannot tell the two apart, and the difference is 0 by
+   *     construction
    */
   public record Comparison(String strategy, double mean, String against, double againstMean,
       Headline.Difference success, Optional<Headline.Difference> recovery,
-      Optional<Headline.Difference> recoveryToCommonLevel) {
+      Optional<Headline.Difference> recoveryToCommonLevel, int tiedAtFirstWindow) {
+
+    /**
+     * "−4 [−61, +54] (no clear difference; both at the first window on 2 of 5 seeds)": {@link #recoveryToCommonLevel}
+     * with its verdict, and the seeds the measure could not separate; empty as {@code recoveryToCommonLevel}.
+     */
+    Optional<String> formatCommonLevel() {
+      return recoveryToCommonLevel.map(r -> StreamReport.format(r, 0) + " (" + r.recoveryVerdict()
+          + (tiedAtFirstWindow == 0 ? "" : String.format(Locale.ROOT, "; both at the first window on %d of %d seeds",
+              tiedAtFirstWindow, r.n())) + ")");
+    }
 
     /** "default 0.62 vs rag 0.55: +0.07 [+0.03, +0.11] (gain)". */
     String format() {
@@ -95,11 +109,20 @@ public record StreamEnvironmentSummary(
     List<Double> success = new ArrayList<>(paired(a, b, m -> Optional.of(m.success())).values());
     List<Double> recovery = new ArrayList<>(paired(a, b, m -> m.recovery().map(r -> (double) r.episodes())).values());
     List<Double> common = new ArrayList<>(paired(a, b, StreamMetrics::recovery, (mine, theirs) -> {
-      double target = Math.min(mine.level(), theirs.level()) - StreamMetrics.TOLERANCE;
+      double target = commonTarget(mine, theirs);
       return (double) (mine.episodesTo(target) - theirs.episodesTo(target));
     }).values());
+    int tied = (int) paired(a, b, StreamMetrics::recovery, (mine, theirs) -> {
+      double target = commonTarget(mine, theirs);
+      return mine.atFirstWindow(target) && theirs.atFirstWindow(target) ? 1.0 : 0.0;
+    }).values().stream().mapToDouble(Double::doubleValue).sum();
     return new Comparison(a.strategy(), a.success().mean(), b.strategy(), b.success().mean(),
-        Headline.difference(success), optionalDifference(recovery), optionalDifference(common));
+        Headline.difference(success), optionalDifference(recovery), optionalDifference(common), tied);
+  }
+
+  /** The target both runs of a seed recover to in {@link Comparison#recoveryToCommonLevel}. */
+  private static double commonTarget(StreamMetrics.Recovery mine, StreamMetrics.Recovery theirs) {
+    return Math.min(mine.level(), theirs.level()) - StreamMetrics.TOLERANCE;
   }
 
   private static Optional<Headline.Difference> optionalDifference(List<Double> paired) {

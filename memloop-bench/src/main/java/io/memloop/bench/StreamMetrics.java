@@ -91,6 +91,20 @@ public record StreamMetrics(
       int at = firstReaching(reached, target);
       return at < 0 ? censoredAt : at;
     }
+
+    /**
+     * Episodes from the drift to the first full rolling window ({@link #ROLLING} drifting-kind instances): the fewest
+     * any run of this seed can take to recover, since the stream's instances do not depend on the strategy;
+     * {@link #censoredAt} when the window never fills.
+     */
+    public int firstWindow() {
+      return reached.isEmpty() ? censoredAt : reached.getFirst().episodes();
+    }
+
+    /** Whether the rolling mean is at {@code target} or above at the first full window ({@link #firstWindow}). */
+    public boolean atFirstWindow(double target) {
+      return !reached.isEmpty() && episodesTo(target) == firstWindow();
+    }
   }
 
   /** A point of the rolling mean after the drift: episodes since the drift, and the mean there. */

@@ -84,8 +84,7 @@ public final class StreamReport {
           .append(": ").append(h.get().success().format()).append(" (").append(h.get().success().verdict()).append(")");
       h.get().recovery().ifPresent(r -> out.append("; episodes to recover after the drift ").append(format(r, 0))
           .append(" (").append(r.recoveryVerdict()).append(")"));
-      h.get().recoveryToCommonLevel().ifPresent(r -> out.append(", to the lower of the two levels ").append(format(r, 0))
-          .append(" (").append(r.recoveryVerdict()).append(")"));
+      h.get().formatCommonLevel().ifPresent(r -> out.append(", to the lower of the two levels ").append(r));
       out.append('\n');
     }
     overall().ifPresent(o -> out.append(String.format(Locale.ROOT,
@@ -126,8 +125,7 @@ public final class StreamReport {
               .append(c.success().verdict()).append(") | ")
               .append(c.recovery().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")").orElse(ReportPage.UNDEFINED))
               .append(" | ")
-              .append(c.recoveryToCommonLevel().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")")
-                  .orElse(ReportPage.UNDEFINED))
+              .append(c.formatCommonLevel().orElse(ReportPage.UNDEFINED))
               .append(" |\n");
         }
       }
@@ -163,7 +161,10 @@ public final class StreamReport {
         the episodes left after the drift (censored); recovered: runs that did, of those measured. dip: the
         lowest rolling success after the drift. L is each run's own level, so a strategy that had learned little
         before the drift has little to regain; recovery to the common level (comparisons) takes, for each seed,
-        the lower of the two strategies' L − 0.05 as both runs' target.
+        the lower of the two strategies' L − 0.05 as both runs' target. Recovery is found at the 50th drifting
+        instance after the drift at the earliest (the first window, the same episode for every strategy on a
+        seed); where both runs are at the target there, the measure cannot tell them apart, and the comparison
+        says on how many seeds that was so.
       - misled: among episodes that showed a memory, the fraction whose top-ranked memory misled (a success
         experience that does not fit the instance, e.g. one made stale by the drift); judged with ground truth.
       - memories at end: memories held after the last episode (the report page charts their growth).

@@ -130,6 +130,9 @@ class StreamMetricsTest {
     assertThat(r.episodesTo(r.level() - StreamMetrics.TOLERANCE)).isEqualTo(r.episodes()).isEqualTo(215);
     assertThat(r.episodesTo(1.01)).isEqualTo(r.censoredAt()).isEqualTo(300);
     assertThat(r.episodesTo(0.0)).as("the first point: 50 drifting instances after the drift").isEqualTo(99);
+    assertThat(r.firstWindow()).isEqualTo(99);
+    assertThat(r.atFirstWindow(0.0)).isTrue();
+    assertThat(r.atFirstWindow(0.15)).isFalse();
   }
 
   @Test
@@ -149,5 +152,30 @@ class StreamMetricsTest {
     assertThat(c.recoveryToCommonLevel().orElseThrow().mean()).isEqualTo(135 - 99);
     assertThat(StreamEnvironmentSummary.compare(sb, sa).recoveryToCommonLevel().orElseThrow().mean())
         .isEqualTo(99 - 135);
+    assertThat(c.tiedAtFirstWindow()).as("a reaches 0.15 only at 135 episodes").isZero();
+    assertThat(c.formatCommonLevel().orElseThrow()).isEqualTo("+36 (n=1, no interval) (one seed)");
+  }
+
+  @Test
+  void comparison_countsTheSeedsWhereBothWereAtTheCommonTargetAtTheFirstWindow() {
+    // Seed 1: a solves half the drifting instances before the drift and after (level 0.5), b one in five (0.2):
+    // at the common target 0.15 both are there at the first window (99 episodes), a tie the measure cannot break.
+    // Seed 2: a as seed 1, but b fails its first 30 drifting instances after the drift: b gets there later.
+    List<StreamRow> a = rows(600, i -> i % 2 == 0, i -> i % 2 == 1 || (i / 2) % 2 == 0);
+    List<StreamRow> b1 = rows(600, i -> i % 2 == 0, i -> i % 2 == 1 || (i / 2) % 5 == 0);
+    List<StreamRow> b2 = rows(600, i -> i % 2 == 0, i -> i % 2 == 1 || ((i / 2) % 5 == 0 && (i < 300 || i >= 360)));
+    StreamStrategySummary sa = StreamStrategySummary.of("a", List.of(run("a", 1, a), run("a", 2, a)));
+    StreamStrategySummary sb = StreamStrategySummary.of("b", List.of(run("b", 1, b1), run("b", 2, b2)));
+    StreamEnvironmentSummary.Comparison c = StreamEnvironmentSummary.compare(sa, sb);
+    StreamMetrics.Recovery late = sb.run(2).orElseThrow().recovery().orElseThrow();
+    assertThat(late.episodesTo(0.15)).isGreaterThan(late.firstWindow());
+    assertThat(c.recoveryToCommonLevel().orElseThrow().n()).isEqualTo(2);
+    assertThat(c.tiedAtFirstWindow()).isEqualTo(1);
+    assertThat(c.formatCommonLevel().orElseThrow()).endsWith("; both at the first window on 1 of 2 seeds)");
+  }
+
+  private static StreamMetrics run(String strategy, long seed, List<StreamRow> rows) {
+    return StreamMetrics.of(new StreamRun(strategy, seed, 300, rows, java.util.Collections.nCopies(6, 1L), 0),
+        Optional.empty());
   }
 }
