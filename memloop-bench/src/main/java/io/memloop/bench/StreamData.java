@@ -103,6 +103,7 @@ public final class StreamData {
     o.put("recoveryEpisodes", c.recovery().map(StreamData::recoveryDifference).orElse(null));
     o.put("recoveryEpisodesToCommonLevel", c.recoveryToCommonLevel().map(StreamData::recoveryDifference).orElse(null));
     o.put("recoveryTiedAtFirstWindow", c.recoveryToCommonLevel().isPresent() ? c.tiedAtFirstWindow() : null);
+    o.put("recoveryEpisodesToCommonLevelAtBest", c.bestToCommonLevel().map(StreamData::recoveryDifference).orElse(null));
     return o;
   }
 

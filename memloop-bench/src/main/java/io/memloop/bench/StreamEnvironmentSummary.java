@@ -42,19 +42,27 @@ public record StreamEnvironmentSummary(
    *     target at the first full rolling window after the drift ({@link StreamMetrics.Recovery#firstWindow}), the
    *     fewest episodes the measure can give: there it cannot tell the two apart, and the difference is 0 by
    *     construction
+   * @param bestToCommonLevel what {@code recoveryToCommonLevel} would be if {@code strategy} were at the common target
+   *     at the first window on every seed, the best the measure allows against {@code against}: where its interval
+   *     is not clear of zero, no strategy could be faster beyond noise on these seeds; empty as {@code recovery}
    */
   public record Comparison(String strategy, double mean, String against, double againstMean,
       Headline.Difference success, Optional<Headline.Difference> recovery,
-      Optional<Headline.Difference> recoveryToCommonLevel, int tiedAtFirstWindow) {
+      Optional<Headline.Difference> recoveryToCommonLevel, int tiedAtFirstWindow,
+      Optional<Headline.Difference> bestToCommonLevel) {
 
     /**
-     * "−4 [−61, +54] (no clear difference; both at the first window on 2 of 5 seeds)": {@link #recoveryToCommonLevel}
-     * with its verdict, and the seeds the measure could not separate; empty as {@code recoveryToCommonLevel}.
+     * "−4 [−61, +54] (no clear difference; both at the first window on 2 of 5 seeds; at best −22 [−58, +14])":
+     * {@link #recoveryToCommonLevel} with its verdict, the seeds the measure could not separate, and, where the
+     * measure could not have found {@code strategy} faster beyond noise, {@link #bestToCommonLevel}; empty as
+     * {@code recoveryToCommonLevel}.
      */
     Optional<String> formatCommonLevel() {
       return recoveryToCommonLevel.map(r -> StreamReport.format(r, 0) + " (" + r.recoveryVerdict()
           + (tiedAtFirstWindow == 0 ? "" : String.format(Locale.ROOT, "; both at the first window on %d of %d seeds",
-              tiedAtFirstWindow, r.n())) + ")");
+              tiedAtFirstWindow, r.n()))
+          + bestToCommonLevel.filter(b -> b.n() >= 2 && b.high() >= 0)
+              .map(b -> "; at best " + StreamReport.format(b, 0)).orElse("") + ")");
     }
 
     /** "default 0.62 vs rag 0.55: +0.07 [+0.03, +0.11] (gain)". */
@@ -116,8 +124,11 @@ public record StreamEnvironmentSummary(
       double target = commonTarget(mine, theirs);
       return mine.atFirstWindow(target) && theirs.atFirstWindow(target) ? 1.0 : 0.0;
     }).values().stream().mapToDouble(Double::doubleValue).sum();
+    List<Double> best = new ArrayList<>(paired(a, b, StreamMetrics::recovery,
+        (mine, theirs) -> (double) (mine.firstWindow() - theirs.episodesTo(commonTarget(mine, theirs)))).values());
     return new Comparison(a.strategy(), a.success().mean(), b.strategy(), b.success().mean(),
-        Headline.difference(success), optionalDifference(recovery), optionalDifference(common), tied);
+        Headline.difference(success), optionalDifference(recovery), optionalDifference(common), tied,
+        optionalDifference(best));
   }
 
   /** The target both runs of a seed recover to in {@link Comparison#recoveryToCommonLevel}. */

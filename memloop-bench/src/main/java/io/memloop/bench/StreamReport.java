@@ -164,7 +164,8 @@ public final class StreamReport {
         the lower of the two strategies' L − 0.05 as both runs' target. Recovery is found at the 50th drifting
         instance after the drift at the earliest (the first window, the same episode for every strategy on a
         seed); where both runs are at the target there, the measure cannot tell them apart, and the comparison
-        says on how many seeds that was so.
+        says on how many seeds that was so. "At best": the difference a strategy at the target at the first
+        window on every seed would have had, shown where even that would not be faster beyond noise.
       - misled: among episodes that showed a memory, the fraction whose top-ranked memory misled (a success
         experience that does not fit the instance, e.g. one made stale by the drift); judged with ground truth.
       - memories at end: memories held after the last episode (the report page charts their growth).

@@ -154,6 +154,7 @@ class StreamMetricsTest {
         .isEqualTo(99 - 135);
     assertThat(c.tiedAtFirstWindow()).as("a reaches 0.15 only at 135 episodes").isZero();
     assertThat(c.formatCommonLevel().orElseThrow()).isEqualTo("+36 (n=1, no interval) (one seed)");
+    assertThat(c.bestToCommonLevel().orElseThrow().mean()).as("a at the first window (99) against b's 99").isZero();
   }
 
   @Test
@@ -171,7 +172,14 @@ class StreamMetricsTest {
     assertThat(late.episodesTo(0.15)).isGreaterThan(late.firstWindow());
     assertThat(c.recoveryToCommonLevel().orElseThrow().n()).isEqualTo(2);
     assertThat(c.tiedAtFirstWindow()).isEqualTo(1);
-    assertThat(c.formatCommonLevel().orElseThrow()).endsWith("; both at the first window on 1 of 2 seeds)");
+    // the best a at the first window could do: 0 on seed 1, and on seed 2 the first window (99) against b's later one
+    assertThat(c.bestToCommonLevel().orElseThrow().mean())
+        .isEqualTo((0.0 + 99 - late.episodesTo(0.15)) / 2);
+    assertThat(c.recoveryToCommonLevel().orElseThrow().mean()).isEqualTo(c.bestToCommonLevel().orElseThrow().mean());
+    assertThat(c.formatCommonLevel().orElseThrow()).contains("; both at the first window on 1 of 2 seeds");
+    assertThat(c.bestToCommonLevel().orElseThrow().high()).isPositive();
+    assertThat(c.formatCommonLevel().orElseThrow()).endsWith("; at best "
+        + StreamReport.format(c.bestToCommonLevel().orElseThrow(), 0) + ")");
   }
 
   private static StreamMetrics run(String strategy, long seed, List<StreamRow> rows) {
