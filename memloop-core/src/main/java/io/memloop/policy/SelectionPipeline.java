@@ -211,12 +211,13 @@ public final class SelectionPipeline {
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state) {
     boolean first = task != null && firstEncounter(task, pool, query);
+    PoolSimilarities memo = new PoolSimilarities(pool, query, task);
     if (!first || !TextAlone.on(config) || !TextChannel.active(task)) {
-      return rankByVectors(pool, query, config, task, random, taskKey, signals, state, first);
+      return rankByVectors(pool, query, config, task, random, taskKey, signals, state, first, memo);
     }
     double p = task.textAloneProbability();
-    Drawn drawn = drawBetween(r -> rankByVectors(pool, query, config, task, r, taskKey, signals, state, true),
-        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, true), p, 1 - p, random);
+    Drawn drawn = drawBetween(r -> rankByVectors(pool, query, config, task, r, taskKey, signals, state, true, memo),
+        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, true, memo), p, 1 - p, random);
     return drawn.other() == null ? drawn.chosen()
         : drawn.chosen().asTextArm(drawn.other() ? TextAlone.ALONE : TextAlone.MIXED, drawn.chances());
   }
@@ -266,13 +267,13 @@ public final class SelectionPipeline {
    */
   private static Ranked rankByVectors(List<PoolEntry> pool, float[] query, MemLoopConfig config,
       @Nullable TaskView task, RandomGenerator random, String taskKey, List<RankingSignal> signals,
-      Annotations.@Nullable Entry[][] state, boolean first) {
+      Annotations.@Nullable Entry[][] state, boolean first, PoolSimilarities memo) {
     if (!first || !DirectionsUse.on(config) || !learnedSimilarity(task, query) || Blocks.active(task, query)) {
-      return rank(pool, query, config, task, random, taskKey, signals, state, first, true, false);
+      return rank(pool, query, config, task, random, taskKey, signals, state, first, true, false, memo);
     }
     double p = task.directionsProbability();
-    Drawn drawn = drawBetween(r -> rank(pool, query, config, task, r, taskKey, signals, state, true, true, false),
-        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, false), 1 - p, p, random);
+    Drawn drawn = drawBetween(r -> rank(pool, query, config, task, r, taskKey, signals, state, true, true, false, memo),
+        r -> rank(pool, query, config, task, r, taskKey, signals, state, true, false, false, memo), 1 - p, p, random);
     return drawn.other() == null ? drawn.chosen()
         : drawn.chosen().asArm(drawn.other() ? DirectionsUse.COSINE : DirectionsUse.LEARNED, drawn.chances());
   }
@@ -284,10 +285,11 @@ public final class SelectionPipeline {
    * @param byLearnedSimilarity whether the similarity the namespace learned ranks, where it has one ({@link Directions})
    * @param textsAlone whether the texts' similarity alone ranks a first encounter ({@link TextAlone}), where the
    *     namespace mixes it in; else the learned mix
+   * @param memo the pool's similarities that do not depend on the arm, shared by every pass of this retrieval
    */
   private static Ranked rank(List<PoolEntry> pool, float[] query, MemLoopConfig config, @Nullable TaskView task,
       RandomGenerator random, String taskKey, List<RankingSignal> signals, Annotations.@Nullable Entry[][] state,
-      boolean first, boolean byLearnedSimilarity, boolean textsAlone) {
+      boolean first, boolean byLearnedSimilarity, boolean textsAlone, PoolSimilarities memo) {
     int n = pool.size();
     double[] sim = new double[n];
     double[] q = new double[n];
@@ -303,18 +305,11 @@ public final class SelectionPipeline {
       sim = Blocks.mix(cos, task.blockWeights());
       blockZ = Blocks.zScores(cos, blocks);
     } else if (byLearnedSimilarity && learnedSimilarity(task, query)) {
-      Directions.Fit fit = task.directions();
-      double[] tq = fit.transform(query);
-      for (int i = 0; i < n; i++) {
-        float[] intent = pool.get(i).intentEmbedding();
-        if (intent != null) {
-          sim[i] = Directions.cosine(tq, fit.transform(intent));
-        }
-      }
+      sim = memo.learned(sim);
     }
     double[][] textZ = null;
     if (first && TextChannel.active(task)) { // a task with no record: the texts' words too, as the namespace learned
-      double[][] two = TextChannel.similarities(task.queryWords(), pool, sim);
+      double[][] two = TextChannel.similarities(memo.lexical(), sim);
       sim = Blocks.mix(two, textsAlone ? TextAlone.ALONE_WEIGHTS : task.textWeights());
       textZ = Blocks.zScores(two, TextChannel.CHANNELS);
     }
@@ -601,5 +596,53 @@ public final class SelectionPipeline {
       }
     }
     return p;
+  }
+
+  /**
+   * What every ranking pass of one retrieval computes alike over the pool, computed on first use and kept for the
+   * others: the similarity the namespace learned ({@link Directions}) and the texts' lexical cosines
+   * ({@link TextChannel#lexical}). A new task with text is ranked up to four times (the draws' probes and the arm
+   * taken), and these two were most of each pass's cost. Not thread-safe: one retrieval's.
+   */
+  private static final class PoolSimilarities {
+    private final List<PoolEntry> pool;
+    private final float[] query;
+    private final @Nullable TaskView task;
+    private double @Nullable [] learned;
+    private double @Nullable [] lexical;
+
+    PoolSimilarities(List<PoolEntry> pool, float[] query, @Nullable TaskView task) {
+      this.pool = pool;
+      this.query = query;
+      this.task = task;
+    }
+
+    /**
+     * By pool index, the learned similarity of the query to each candidate's intent; {@code cosine}'s value where the
+     * candidate has no intent embedding. A copy each time: a pass may keep or replace it.
+     */
+    double[] learned(double[] cosine) {
+      if (learned == null) {
+        Directions.Fit fit = java.util.Objects.requireNonNull(task).directions();
+        double[] tq = fit.transform(query);
+        double[] out = cosine.clone();
+        for (int i = 0; i < out.length; i++) {
+          float[] intent = pool.get(i).intentEmbedding();
+          if (intent != null) {
+            out[i] = Directions.cosine(tq, fit.transform(intent));
+          }
+        }
+        learned = out;
+      }
+      return learned.clone();
+    }
+
+    /** By pool index, the query's text's lexical cosine to each candidate's intent text (NaN: no text). */
+    double[] lexical() {
+      if (lexical == null) {
+        lexical = TextChannel.lexical(java.util.Objects.requireNonNull(java.util.Objects.requireNonNull(task).queryWords()), pool);
+      }
+      return lexical;
+    }
   }
 }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,20 +80,65 @@ public final class TextChannel {
   }
 
   /**
-   * Each pooled candidate's two similarities, by pool index: {@code [sim, text]}, the text's cosine put on the pool's
-   * scale of {@code sim} (a candidate without an intent text: {@code sim} in both).
+   * By pool index, the cosine of {@code q} to each candidate's intent text's lexical vector; NaN for a candidate
+   * without an intent text. The costly part of {@link #similarities}, the same for every ranking of one retrieval.
    *
    * @param q the query's lexical vector ({@link #queryVector})
    */
-  static double[][] similarities(float[] q, List<PoolEntry> pool, double[] sim) {
-    int n = pool.size();
+  static double[] lexical(float[] q, List<PoolEntry> pool) {
+    double[] lex = new double[pool.size()];
+    for (int i = 0; i < lex.length; i++) {
+      PoolEntry e = pool.get(i);
+      lex[i] = e.memory() != null && !e.memory().intentText().isEmpty()
+          ? Vectors.dot(q, intentVector(e.memory().intentText())) : Double.NaN;
+    }
+    return lex;
+  }
+
+  /** Most intent texts {@link #intentVector} keeps the vector of; past it, it starts again from none. */
+  static final int INTENT_VECTORS_KEPT = 4096;
+
+  /** Intent text → its lexical vector ({@link #vector}), bounded by {@link #INTENT_VECTORS_KEPT}. */
+  private static final ConcurrentHashMap<String, float[]> INTENT_VECTORS = new ConcurrentHashMap<>();
+
+  /** How many intent texts {@link #intentVector} keeps now. */
+  static int intentVectorsKept() {
+    return INTENT_VECTORS.size();
+  }
+
+  /**
+   * The lexical vector of a pooled memory's intent text, {@link #vector} at {@link #DIMENSION}, kept for the next
+   * retrievals: the same memories come back in pool after pool, and making the vector was most of ranking by the
+   * texts. The vector depends on the text alone, so keeping it changes nothing but the cost; a text edited is
+   * another key. At most {@link #INTENT_VECTORS_KEPT} are kept (about 6 MiB); when full, the map is emptied and
+   * fills again with the texts in use. The returned array is shared: read it only.
+   */
+  static float[] intentVector(String text) {
+    float[] v = INTENT_VECTORS.get(text);
+    if (v == null) {
+      v = vector(text, DIMENSION);
+      if (INTENT_VECTORS.size() >= INTENT_VECTORS_KEPT) {
+        INTENT_VECTORS.clear();
+      }
+      INTENT_VECTORS.put(text, v);
+    }
+    return v;
+  }
+
+  /**
+   * Each pooled candidate's two similarities, by pool index: {@code [sim, text]}, the text's cosine put on the pool's
+   * scale of {@code sim} (a candidate without an intent text: {@code sim} in both).
+   *
+   * @param lexical the query's text's cosines to the candidates' ({@link #lexical})
+   */
+  static double[][] similarities(double[] lexical, double[] sim) {
+    int n = lexical.length;
     double[] lex = new double[n];
     boolean[] has = new boolean[n];
     int count = 0;
     for (int i = 0; i < n; i++) {
-      PoolEntry e = pool.get(i);
-      if (e.memory() != null && !e.memory().intentText().isEmpty()) {
-        lex[i] = Vectors.dot(q, vector(e.memory().intentText(), DIMENSION));
+      if (!Double.isNaN(lexical[i])) {
+        lex[i] = lexical[i];
         has[i] = true;
         count++;
       }
