@@ -58,11 +58,20 @@ public record StreamEnvironmentSummary(
      * {@code recoveryToCommonLevel}.
      */
     Optional<String> formatCommonLevel() {
-      return recoveryToCommonLevel.map(r -> StreamReport.format(r, 0) + " (" + r.recoveryVerdict()
-          + (tiedAtFirstWindow == 0 ? "" : String.format(Locale.ROOT, "; both at the first window on %d of %d seeds",
-              tiedAtFirstWindow, r.n()))
+      return recoveryToCommonLevel.map(r -> withVerdict(r, (tiedAtFirstWindow == 0 ? ""
+          : String.format(Locale.ROOT, "; both at the first window on %d of %d seeds", tiedAtFirstWindow, r.n()))
           + bestToCommonLevel.filter(b -> b.n() >= 2 && b.high() >= 0)
-              .map(b -> "; at best " + StreamReport.format(b, 0)).orElse("") + ")");
+              .map(b -> "; at best " + StreamReport.format(b, 0)).orElse("")));
+    }
+
+    /** "+275 [+215, +336] (slower)": {@link #recovery} with its verdict; empty as {@code recovery}. */
+    Optional<String> formatRecovery() {
+      return recovery.map(r -> withVerdict(r, ""));
+    }
+
+    /** A difference in episodes, then its verdict and {@code more} in parentheses. */
+    private static String withVerdict(Headline.Difference r, String more) {
+      return StreamReport.format(r, 0) + " (" + r.recoveryVerdict() + more + ")";
     }
 
     /** "default 0.62 vs rag 0.55: +0.07 [+0.03, +0.11] (gain)". */

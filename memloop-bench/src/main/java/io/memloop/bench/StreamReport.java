@@ -82,8 +82,7 @@ public final class StreamReport {
       out.append("`default` ").append(String.format(Locale.ROOT, "%.2f", h.get().mean())).append(" vs the best baseline `")
           .append(h.get().against()).append("` ").append(String.format(Locale.ROOT, "%.2f", h.get().againstMean()))
           .append(": ").append(h.get().success().format()).append(" (").append(h.get().success().verdict()).append(")");
-      h.get().recovery().ifPresent(r -> out.append("; episodes to recover after the drift ").append(format(r, 0))
-          .append(" (").append(r.recoveryVerdict()).append(")"));
+      h.get().formatRecovery().ifPresent(r -> out.append("; episodes to recover after the drift ").append(r));
       h.get().formatCommonLevel().ifPresent(r -> out.append(", to the lower of the two levels ").append(r));
       out.append('\n');
     }
@@ -123,7 +122,7 @@ public final class StreamReport {
         for (StreamEnvironmentSummary.Comparison c : cs) {
           out.append("| ").append(c.against()).append(" | ").append(c.success().format()).append(" (")
               .append(c.success().verdict()).append(") | ")
-              .append(c.recovery().map(r -> format(r, 0) + " (" + r.recoveryVerdict() + ")").orElse(ReportPage.UNDEFINED))
+              .append(c.formatRecovery().orElse(ReportPage.UNDEFINED))
               .append(" | ")
               .append(c.formatCommonLevel().orElse(ReportPage.UNDEFINED))
               .append(" |\n");

@@ -127,14 +127,13 @@ public final class StreamReportWriter {
     for (StreamEnvironmentSummary.Comparison c : cs) {
       h.append("<tr><th scope=\"row\">").append(esc(c.against())).append("</th>");
       cell(h, c.success().format(), c.success().verdict(), false);
-      recoveryCell(h, c.recovery().map(r -> StreamReport.format(r, 0) + " (" + r.recoveryVerdict() + ")"), c.recovery());
+      recoveryCell(h, c.formatRecovery(), c.recovery());
       recoveryCell(h, c.formatCommonLevel(), c.recoveryToCommonLevel());
       h.append("</tr>\n");
     }
     h.append("</tbody></table>\n");
   }
 
-  /** A difference with its verdict; for recovery, fewer episodes (a "loss" of the difference) is the good side. */
   /** A cell of episodes to recover ({@code text}, the formatted {@code difference}), or — without one. */
   private static void recoveryCell(StringBuilder h, Optional<String> text, Optional<Headline.Difference> difference) {
     if (text.isPresent() && difference.isPresent()) {
@@ -144,6 +143,7 @@ public final class StreamReportWriter {
     }
   }
 
+  /** A difference with its verdict; for recovery, fewer episodes (a "loss" of the difference) is the good side. */
   private static void cell(StringBuilder h, String text, String verdict, boolean lowerIsBetter) {
     String css = verdict.equals("gain") ? (lowerIsBetter ? "loss" : "gain")
         : verdict.equals("loss") ? (lowerIsBetter ? "gain" : "loss") : "flat";

@@ -12,6 +12,7 @@ import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -623,7 +624,7 @@ public final class SelectionPipeline {
      */
     double[] learned(double[] cosine) {
       if (learned == null) {
-        Directions.Fit fit = java.util.Objects.requireNonNull(task).directions();
+        Directions.Fit fit = Objects.requireNonNull(task).directions();
         double[] tq = fit.transform(query);
         double[] out = cosine.clone();
         for (int i = 0; i < out.length; i++) {
@@ -640,7 +641,7 @@ public final class SelectionPipeline {
     /** By pool index, the query's text's lexical cosine to each candidate's intent text (NaN: no text). */
     double[] lexical() {
       if (lexical == null) {
-        lexical = TextChannel.lexical(java.util.Objects.requireNonNull(java.util.Objects.requireNonNull(task).queryWords()), pool);
+        lexical = TextChannel.lexical(Objects.requireNonNull(Objects.requireNonNull(task).queryWords()), pool);
       }
       return lexical;
     }
