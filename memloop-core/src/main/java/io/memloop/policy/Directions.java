@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  * {@value #FIT_KEY} = [pairs at the fit, r, d, c_1 … c_r] with {@code X:<e>} = u_e ({@link #encode}). What the reward needs is kept
  * with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): the query, d big-endian float32.
  *
- * <p>Ties: none decided here. Randomness: the first fit's starting subspace, from a fixed seed. Stateless and
- * thread-safe.
+ * <p>Ties: none decided here. Randomness: the first fit's starting subspace, from a fixed seed. Thread-safe; its only
+ * state is a bounded cache of transforms ({@link #transformKept}), which changes nothing but the cost.
  */
 public final class Directions {
   /** The shrinkage γ as a multiple of the differences' mean variance per dimension. */
@@ -221,6 +221,52 @@ public final class Directions {
       }
       return out;
     }
+  }
+
+  /** Most transforms {@link #transformKept} keeps; past it, it starts again from none. */
+  static final int TRANSFORMS_KEPT = 4096;
+
+  /** A vector under a fit: the fit by identity (a refit is another fit), the vector by content. */
+  private record Transformed(Fit fit, float[] vector) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Transformed t && t.fit == fit && java.util.Arrays.equals(t.vector, vector);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * System.identityHashCode(fit) + java.util.Arrays.hashCode(vector);
+    }
+  }
+
+  /** (fit, vector) → {@code fit.transform(vector)}, bounded by {@link #TRANSFORMS_KEPT}. */
+  private static final java.util.concurrent.ConcurrentHashMap<Transformed, double[]> TRANSFORMS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** How many transforms {@link #transformKept} keeps now. */
+  static int transformsKept() {
+    return TRANSFORMS.size();
+  }
+
+  /**
+   * {@code fit.transform(v)}, kept for the next retrievals: a namespace keeps one fit for {@value #REFIT_EVERY}
+   * successful pairs or more, and the same memories come back in pool after pool, so transforming their intents was
+   * most of ranking by the learned similarity. The transform depends on the fit and the vector alone, so keeping it
+   * changes nothing but the cost; the key holds a copy of the vector, and comparing it costs {@code O(d)} against the
+   * transform's {@code O(d · r)}. At most {@link #TRANSFORMS_KEPT} are kept (about 18 MiB at 384 dimensions); when full,
+   * the map is emptied and fills again with the vectors in use. The returned array is shared: read it only.
+   */
+  static double[] transformKept(Fit fit, float[] v) {
+    Transformed probe = new Transformed(fit, v);
+    double[] out = TRANSFORMS.get(probe);
+    if (out == null) {
+      out = fit.transform(v);
+      if (TRANSFORMS.size() >= TRANSFORMS_KEPT) {
+        TRANSFORMS.clear();
+      }
+      TRANSFORMS.put(new Transformed(fit, v.clone()), out);
+    }
+    return out;
   }
 
   /** The cosine of two transformed vectors ({@link Fit#transform}): unit length, so their dot product. */

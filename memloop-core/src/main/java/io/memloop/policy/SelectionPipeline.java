@@ -630,7 +630,7 @@ public final class SelectionPipeline {
         for (int i = 0; i < out.length; i++) {
           float[] intent = pool.get(i).intentEmbedding();
           if (intent != null) {
-            out[i] = Directions.cosine(tq, fit.transform(intent));
+            out[i] = Directions.cosine(tq, Directions.transformKept(fit, intent));
           }
         }
         learned = out;

@@ -278,4 +278,28 @@ class DirectionsTest {
           .isGreaterThan(rawRight + 50);
     }
   }
+  @Test
+  void transformKept_isTheFitsTransform_perFitAndVector_keptBounded() {
+    SplittableRandom rnd = new SplittableRandom(41);
+    int d = 24;
+    List<float[]> diffs = differences(rnd, d, 200, 3);
+    Directions.Fit fit = Directions.fit(diffs, 3, null, diffs.size());
+    Directions.Fit refit = Directions.fit(differences(rnd, d, 200, 3), 3, null, 400);
+    for (int i = 0; i < 3 * Directions.TRANSFORMS_KEPT; i++) {
+      float[] v = new float[d];
+      for (int j = 0; j < d; j++) {
+        v[j] = (float) rnd.nextGaussian();
+      }
+      Directions.Fit f = i % 3 == 0 ? refit : fit;
+      double[] kept = Directions.transformKept(f, v);
+      assertThat(kept).containsExactly(f.transform(v));
+      float[] copy = v.clone();
+      assertThat(Directions.transformKept(f, copy)).as("the same vector's content gives the kept transform").isSameAs(kept);
+      v[0] += 1; // the caller's array changed after the call: the kept key is a copy
+      assertThat(Directions.transformKept(f, copy)).isSameAs(kept);
+      assertThat(Directions.transformKept(f == fit ? refit : fit, copy)).as("another fit transforms again")
+          .containsExactly((f == fit ? refit : fit).transform(copy));
+      assertThat(Directions.transformsKept()).isBetween(1, Directions.TRANSFORMS_KEPT);
+    }
+  }
 }
