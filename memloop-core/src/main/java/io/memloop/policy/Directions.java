@@ -4,6 +4,7 @@ import io.memloop.MemLoopConfig;
 import io.memloop.Vectors;
 import io.memloop.store.Annotations;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -230,18 +231,22 @@ public final class Directions {
   private record Transformed(Fit fit, float[] vector) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Transformed t && t.fit == fit && java.util.Arrays.equals(t.vector, vector);
+      return o instanceof Transformed t && t.fit == fit && Arrays.equals(t.vector, vector);
     }
 
     @Override
     public int hashCode() {
-      return 31 * System.identityHashCode(fit) + java.util.Arrays.hashCode(vector);
+      return 31 * System.identityHashCode(fit) + Arrays.hashCode(vector);
+    }
+
+    /** This key with a copy of its vector, to keep. */
+    Transformed copy() {
+      return new Transformed(fit, vector.clone());
     }
   }
 
   /** (fit, vector) → {@code fit.transform(vector)}, bounded by {@link #TRANSFORMS_KEPT}. */
-  private static final java.util.concurrent.ConcurrentHashMap<Transformed, double[]> TRANSFORMS =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Kept<Transformed, double[]> TRANSFORMS = new Kept<>(TRANSFORMS_KEPT);
 
   /** How many transforms {@link #transformKept} keeps now. */
   static int transformsKept() {
@@ -257,16 +262,7 @@ public final class Directions {
    * the map is emptied and fills again with the vectors in use. The returned array is shared: read it only.
    */
   static double[] transformKept(Fit fit, float[] v) {
-    Transformed probe = new Transformed(fit, v);
-    double[] out = TRANSFORMS.get(probe);
-    if (out == null) {
-      out = fit.transform(v);
-      if (TRANSFORMS.size() >= TRANSFORMS_KEPT) {
-        TRANSFORMS.clear();
-      }
-      TRANSFORMS.put(new Transformed(fit, v.clone()), out);
-    }
-    return out;
+    return TRANSFORMS.get(new Transformed(fit, v), Transformed::copy, t -> t.fit().transform(t.vector()));
   }
 
   /** The cosine of two transformed vectors ({@link Fit#transform}): unit length, so their dot product. */
@@ -333,7 +329,7 @@ public final class Directions {
     for (int e = 0; e < k; e++) {
       byVariance[e] = e;
     }
-    java.util.Arrays.sort(byVariance, (x, y) -> Double.compare(b[y][y], b[x][x]));
+    Arrays.sort(byVariance, (x, y) -> Double.compare(b[y][y], b[x][x]));
     double[][] directions = new double[k][d];
     double[] coefficients = new double[k];
     for (int e = 0; e < k; e++) {
@@ -449,7 +445,7 @@ public final class Directions {
       double n = Math.sqrt(dot(rows[k], rows[k]));
       if (n < 1e-12) { // degenerate: take the axis least covered by the earlier rows
         int axis = freeAxis(rows, k);
-        java.util.Arrays.fill(rows[k], 0);
+        Arrays.fill(rows[k], 0);
         rows[k][axis] = 1;
         for (int l = 0; l < k; l++) {
           double x = rows[l][axis];

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,7 +99,7 @@ public final class TextChannel {
   static final int INTENT_VECTORS_KEPT = 4096;
 
   /** Intent text → its lexical vector ({@link #vector}), bounded by {@link #INTENT_VECTORS_KEPT}. */
-  private static final ConcurrentHashMap<String, float[]> INTENT_VECTORS = new ConcurrentHashMap<>();
+  private static final Kept<String, float[]> INTENT_VECTORS = new Kept<>(INTENT_VECTORS_KEPT);
 
   /** How many intent texts {@link #intentVector} keeps now. */
   static int intentVectorsKept() {
@@ -114,15 +114,7 @@ public final class TextChannel {
    * fills again with the texts in use. The returned array is shared: read it only.
    */
   static float[] intentVector(String text) {
-    float[] v = INTENT_VECTORS.get(text);
-    if (v == null) {
-      v = vector(text, DIMENSION);
-      if (INTENT_VECTORS.size() >= INTENT_VECTORS_KEPT) {
-        INTENT_VECTORS.clear();
-      }
-      INTENT_VECTORS.put(text, v);
-    }
-    return v;
+    return INTENT_VECTORS.get(text, UnaryOperator.identity(), t -> vector(t, DIMENSION));
   }
 
   /**

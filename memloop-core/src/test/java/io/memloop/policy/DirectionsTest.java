@@ -278,6 +278,7 @@ class DirectionsTest {
           .isGreaterThan(rawRight + 50);
     }
   }
+
   @Test
   void transformKept_isTheFitsTransform_perFitAndVector_keptBounded() {
     SplittableRandom rnd = new SplittableRandom(41);
