@@ -148,14 +148,16 @@ public enum Knob {
           + "has foretold the namespace's rewards (equal until one stands two standard errors ahead; a query given "
           + "without text keeps the vectors' similarity); OFF: the vectors' similarity alone."),
       MemLoopConfig::textSimilarity),
-  DOUBT(Spec.choice("doubt", MemLoopConfig.Doubt.class).is("LEARNED")
+  DOUBT(Spec.choice("doubt", MemLoopConfig.Doubt.class).is("NOTES_FIRST")
       .in(Preset.MEMRL, "OFF").in(Preset.SIMILARITY, "OFF").before("OFF")
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON), a success "
           + "experience whose latest use failed is doubted; LEARNED shows the doubted after every other eligible "
           + "candidate on a draw with the probability that doing so pays in the namespace (learned from the rewards of "
           + "both arms, the latest 256 or so weighing most, ½ before any) times the share of its rewarded retrievals "
-          + "made by new tasks (as freshness), made only where the two orders would show different memories; OFF: "
-          + "doubted successes keep their place."),
+          + "made by new tasks (as freshness), made only where the two orders would show different memories; "
+          + "NOTES_FIRST: the same draw, but its arm shows every success experience after the failure notes, newer "
+          + "first within each part (weight freshness × the share made by new tasks); OFF: doubted successes keep "
+          + "their place."),
       MemLoopConfig::doubt),
   DIRECTIONS_USE(Spec.choice("directionsUse", MemLoopConfig.DirectionsUse.class).is("LEARNED")
       .in(Preset.MEMRL, "ALWAYS").in(Preset.SIMILARITY, "ALWAYS").before("ALWAYS")

@@ -204,7 +204,13 @@ public record MemLoopConfig(
      * Doubted successes go after the rest on a draw with the probability that doing so pays in the namespace
      * (½ until its rewards tell the two apart).
      */
-    LEARNED
+    LEARNED,
+    /**
+     * As {@link #LEARNED}, but the arm drawn against the ranking shows every success experience after the failure
+     * notes (others' plans after what went wrong for them), newer first within each part where tasks seldom come back
+     * (as {@link MemLoopConfig#freshness}).
+     */
+    NOTES_FIRST
   }
 
   /**

@@ -167,4 +167,67 @@ class DoubtTest {
     double share = 1 - 1.0 / 4; // two rewards, none by a task rewarded before: recurrence (0 + 1) / (2 + 2)
     assertThat(demote).as("one success of the demoted arm tilts the draw towards it").isGreaterThan(0.5 * share);
   }
+
+  /** The default with notes-first doubt and freshness, no learned or lexical similarity. */
+  private static MemLoopConfig notesFirst() {
+    return MemLoopConfig.preset(Preset.DEFAULT).toBuilder().doubt(MemLoopConfig.Doubt.NOTES_FIRST)
+        .similarityDirections(0).textSimilarity(MemLoopConfig.TextSimilarity.OFF).build();
+  }
+
+  @Test
+  void notesFirst_drawsWithoutADoubtedSuccess_andItsArmShowsTheNotesFirst_newerFirst() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(notesFirst()).clock(clock).seed(11)
+        .build()) {
+      Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
+      Memory older = loop.remember("ns", Intent.of("an older note", unit(1, 0.3)), "what went wrong, then",
+          Outcome.FAILURE);
+      clock.advance(java.time.Duration.ofHours(1));
+      Memory newer = loop.remember("ns", Intent.of("a newer note", unit(1, 0.31)), "what went wrong, lately",
+          Outcome.FAILURE);
+      int notesFirst = 0;
+      int kept = 0;
+      for (int i = 0; i < 40; i++) {
+        Retrieval r = loop.retrieve("ns", newTask(i));
+        List<String> shown = r.selected().stream().map(Memory::id).toList();
+        if (shown.getFirst().equals(plan.id())) { // the ranking kept: similarity order
+          assertThat(shown).containsExactly(plan.id(), older.id(), newer.id());
+          kept++;
+        } else { // drawn: the success after the notes, the newer note first though the older is nearer
+          assertThat(shown).containsExactly(newer.id(), older.id(), plan.id());
+          notesFirst++;
+        }
+      }
+      // no success is doubted (none was used), yet every new task draws: ½ × (1 − recurrence's prior ½) = ¼
+      assertThat(notesFirst).as("notes first %d, kept %d", notesFirst, kept).isBetween(3, 20);
+      assertThat(kept).isPositive();
+      assertThat(loop.explain("ns", newTask(99)).steps()).filteredOn(s -> s.step().equals("TaskOrder")).singleElement()
+          .satisfies(s -> assertThat(s.detail()).contains("every success goes after the notes", "NOTES_FIRST"));
+      loop.reward("ns", loop.retrieve("ns", newTask(99)).id(), 1);
+      assertThat(loop.learned("ns").doubtDemoted() + loop.learned("ns").doubtKept()).as("the draw's record")
+          .isEqualTo(1);
+    }
+  }
+
+  @Test
+  void whereOthersPlansMislead_notesFirstLearnsToShowTheNotesFirst_andWhereTheyHelp_toKeepThem() {
+    for (boolean plansHelp : new boolean[] {false, true}) {
+      try (MemLoop loop = engine(notesFirst())) {
+        Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
+        loop.remember("ns", Intent.of("a note", FAR), "what went wrong", Outcome.FAILURE);
+        int late = 0;
+        for (int i = 0; i < 300; i++) {
+          Retrieval r = loop.retrieve("ns", newTask(i));
+          boolean planFirst = r.selected().getFirst().id().equals(plan.id());
+          boolean ok = planFirst == plansHelp;
+          loop.reward("ns", r.id(), ok ? 1 : -1);
+          late += i >= 200 && ok ? 1 : 0;
+        }
+        Learned l = loop.learned("ns");
+        assertThat(l.doubtProbability()).as("plans help: %s; %s", plansHelp, l)
+            .isLessThan(plansHelp ? 0.1 : 1).isGreaterThan(plansHelp ? -1 : 0.9);
+        assertThat(late).as("successes in the last 100, plans help: %s", plansHelp).isGreaterThan(85);
+      }
+    }
+  }
 }

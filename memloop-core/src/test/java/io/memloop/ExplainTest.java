@@ -101,8 +101,9 @@ class ExplainTest {
 
   @Test
   void explain_ofATaskWithNoRecord_namesTheWiderFirstView_andShowsWhatRetrieveShows() {
+    // doubt LEARNED: NOTES_FIRST would draw between two orders for this new task, and explain shows the greedy one
     MemLoopConfig config = MemLoopConfig.preset(Preset.DEFAULT).toBuilder().set("similarityThreshold", "-1")
-        .set("k1", "20").build();
+        .set("k1", "20").doubt(MemLoopConfig.Doubt.LEARNED).build();
     try (MemLoop loop = engine(config, 4)) {
       fill(loop, 19);
       Intent fresh = Intent.ofEmbedding(vec(new SplittableRandom(99)));

@@ -55,7 +55,7 @@ class KnobTest {
           + "similarityScope=MEMORY, tieBreak=NEWEST_FIRST, consolidation=MERGE_FAILURES, taskLearning=ON, "
           + "exploreAfterFailures=2, exploreBudget=4, maxMemories=0, mergeScope=RETRIEVED, gamma=0.0, noteDepth=LEARNED, firstEncounterK2=8, "
           + "exploreBeyondBudget=0.9, firstEncounterK1=32, freshness=0.75, similarityBlocks=0, similarityDirections=8, "
-          + "textSimilarity=LEARNED, doubt=LEARNED, directionsUse=LEARNED, textAlone=LEARNED}");
+          + "textSimilarity=LEARNED, doubt=NOTES_FIRST, directionsUse=LEARNED, textAlone=LEARNED}");
 
   @Test
   void table_isTheRecordsComponents_inOrder_withTheirTypes() {
@@ -281,6 +281,11 @@ class KnobTest {
         .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF)
             .doubt(MemLoopConfig.Doubt.OFF).directionsUse(MemLoopConfig.DirectionsUse.ALWAYS)
             .textAlone(MemLoopConfig.TextAlone.NEVER).build());
+    // a default namespace recorded before NOTES_FIRST (doubt=LEARNED stored) keeps demoting only its doubted successes
+    Map<String, String> beforeNotes = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
+    beforeNotes.put("doubt", "LEARNED");
+    assertThat(MemLoopConfig.fromSettings(beforeNotes))
+        .isEqualTo(MemLoopConfig.preset(Preset.DEFAULT).toBuilder().doubt(MemLoopConfig.Doubt.LEARNED).build());
     // a default namespace recorded before doubt keeps every success where similarity put it
     Map<String, String> beforeDoubt = parseMap(PRESETS_BEFORE_THE_TABLE.get(Preset.DEFAULT));
     beforeDoubt.remove("doubt");

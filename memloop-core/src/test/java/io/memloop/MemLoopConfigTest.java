@@ -103,7 +103,7 @@ class MemLoopConfigTest {
         .containsExactlyInAnyOrder(
             "lambda 0.5 -> 0.0", "similarityNormalization FIXED -> POOL", "similarityScope INTENT_GROUP -> MEMORY",
             "tieBreak OLDEST_FIRST -> NEWEST_FIRST", "consolidation NONE -> MERGE_FAILURES", "firstEncounterK2 0 -> 8", "firstEncounterK1 0 -> 32", "freshness 0.0 -> 0.75",
-            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> LEARNED", "directionsUse ALWAYS -> LEARNED", "textAlone NEVER -> LEARNED",
+            "similarityDirections 0 -> 8", "textSimilarity OFF -> LEARNED", "doubt OFF -> NOTES_FIRST", "directionsUse ALWAYS -> LEARNED", "textAlone NEVER -> LEARNED",
             "taskLearning OFF -> ON",
             "mergeScope NEAREST -> RETRIEVED");
   }

@@ -3,6 +3,7 @@ package io.memloop.policy;
 import io.memloop.MemLoopConfig;
 import io.memloop.Outcome;
 import io.memloop.store.Annotations;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -60,28 +61,36 @@ public final class Doubt {
 
   /** Whether a namespace under {@code config} doubts: {@link MemLoopConfig.Doubt#LEARNED} and per-task learning on. */
   public static boolean on(MemLoopConfig config) {
-    return config.doubt() == MemLoopConfig.Doubt.LEARNED && config.taskLearning().perTask();
+    return config.doubt() != MemLoopConfig.Doubt.OFF && config.taskLearning().perTask();
+  }
+
+  /** Whether the arm drawn against the ranking shows every success after the notes ({@link MemLoopConfig.Doubt#NOTES_FIRST}). */
+  public static boolean notesFirst(MemLoopConfig config) {
+    return config.doubt() == MemLoopConfig.Doubt.NOTES_FIRST;
   }
 
   /**
    * The order with the doubted successes among the eligible {@code order[0..m)} moved after the other eligible ones
    * (each part keeping its order; the dropped {@code order[m..)} untouched), or null when no eligible candidate is a
    * doubted success.
+   *
+   * @param all whether every success counts as doubted ({@link MemLoopConfig.Doubt#NOTES_FIRST}): the notes first
    */
-  static int @Nullable [] demoted(List<PoolEntry> pool, int[] order, int m, Set<String> doubted) {
-    if (doubted.isEmpty()) {
+  static int @Nullable [] demoted(List<PoolEntry> pool, int[] order, int m, Set<String> doubted, boolean all) {
+    if (doubted.isEmpty() && !all) {
       return null;
     }
+    Set<String> demote = all ? null : doubted;
     int[] out = order.clone();
     int a = 0;
     int demoted = 0;
     for (int r = 0; r < m; r++) {
-      if (!isDoubted(pool.get(order[r]), doubted)) {
+      if (!isDoubted(pool.get(order[r]), demote)) {
         out[a++] = order[r];
       }
     }
     for (int r = 0; r < m; r++) {
-      if (isDoubted(pool.get(order[r]), doubted)) {
+      if (isDoubted(pool.get(order[r]), demote)) {
         out[a++] = order[r];
         demoted++;
       }
@@ -89,8 +98,28 @@ public final class Doubt {
     return demoted == 0 ? null : out;
   }
 
-  static boolean isDoubted(PoolEntry e, Set<String> doubted) {
-    return e.outcome() == Outcome.SUCCESS && doubted.contains(e.id());
+  /** Whether {@code e} is a success in {@code doubted}; with {@code doubted} null, whether it is a success at all. */
+  static boolean isDoubted(PoolEntry e, @Nullable Set<String> doubted) {
+    return e.outcome() == Outcome.SUCCESS && (doubted == null || doubted.contains(e.id()));
+  }
+
+  /**
+   * On the notes-first arm, where tasks seldom come back: the notes ({@code order[0..notes)}) and the successes after
+   * them ({@code order[notes..m)}) each reordered newer first by {@link Freshness#reorder} with {@code weight}, so that
+   * what went wrong most recently, and the newest plans, come first within their part. What a note says of the world
+   * (where a thing is, what a service answers) may have changed since; the newest notes say it as it is now.
+   */
+  static void newerFirstInParts(List<PoolEntry> pool, int[] order, int m, double[] score, double weight) {
+    int notes = 0;
+    while (notes < m && !isDoubted(pool.get(order[notes]), null)) {
+      notes++;
+    }
+    int[] part = Arrays.copyOfRange(order, 0, notes);
+    Freshness.reorder(pool, part, notes, score, weight);
+    System.arraycopy(part, 0, order, 0, notes);
+    part = Arrays.copyOfRange(order, notes, m);
+    Freshness.reorder(pool, part, m - notes, score, weight);
+    System.arraycopy(part, 0, order, notes, m - notes);
   }
 
   /** Whether the first {@code take} of {@code a} and {@code b} differ (in what is shown, or in its order). */

@@ -337,7 +337,8 @@ public final class SelectionPipeline {
     int doubtArm = Doubt.NO_DRAW;
     double[] doubtP = null; // by pool index, the chance of being shown over the doubt's draw
     if (first && Doubt.on(config) && learned.inclusion() == null) { // a first encounter has a view, so an order
-      int[] demoted = Doubt.demoted(pool, order, m, task.doubted());
+      boolean notesFirst = Doubt.notesFirst(config);
+      int[] demoted = Doubt.demoted(pool, order, m, task.doubted(), notesFirst);
       if (demoted != null && Doubt.differ(order, demoted, take)) {
         double p = task.doubtProbability();
         doubtP = new double[n];
@@ -349,6 +350,9 @@ public final class SelectionPipeline {
         boolean demote = random.nextDouble() < p;
         if (demote) {
           System.arraycopy(demoted, 0, order, 0, n);
+          if (notesFirst && stale == null && freshness > 0) { // a stale success already put the newer first
+            Doubt.newerFirstInParts(pool, order, m, scored.score(), freshness);
+          }
         }
         doubtArm = demote ? Doubt.DEMOTED : Doubt.KEPT;
       }
@@ -445,7 +449,15 @@ public final class SelectionPipeline {
           + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, num(task.recurrence()),
           num(Freshness.weight(config, task)));
     }
-    if (ranked.doubtArm() != Doubt.NO_DRAW) {
+    if (ranked.doubtArm() != Doubt.NO_DRAW && Doubt.notesFirst(config)) {
+      taskOrder += String.format(Locale.ROOT, "; with probability %s (the chance that showing the failure notes first "
+          + "pays in this namespace as its rewards tell it, times the share %s of its rewarded retrievals made by new "
+          + "tasks) every success goes after the notes, newer first within each part%s (doubt = NOTES_FIRST), not drawn "
+          + "here", num(task.doubtProbability()), num(1 - task.recurrence()),
+          ranked.stale() == null && Freshness.weight(config, task) > 0
+              ? " (each eligible score gains " + num(Freshness.weight(config, task)) + " × its z-scored creation rank)"
+              : "");
+    } else if (ranked.doubtArm() != Doubt.NO_DRAW) {
       int doubted = 0;
       for (int r = 0; r < m; r++) {
         doubted += Doubt.isDoubted(pool.get(order[r]), task.doubted()) ? 1 : 0;
