@@ -194,8 +194,8 @@ public record MemLoopConfig(
   }
 
   /**
-   * Whether a task with no record of its own is shown success experiences whose latest use failed after the rest,
-   * as the namespace's rewards say it pays ({@link io.memloop.policy.Doubt}).
+   * Whether a task with no record of its own is shown success experiences whose latest use failed after the rest, or
+   * every success after the failure notes, as the namespace's rewards say it pays ({@link io.memloop.policy.Doubt}).
    */
   public enum Doubt {
     /** Doubted successes keep their place in the ranking. */

@@ -24,6 +24,14 @@ import org.jspecify.annotations.Nullable;
  * memories, so that each arm's record is of like episodes; and, as {@link Freshness}, only where tasks seldom come
  * back ({@link #probability}, {@link TaskView#doubtProbability}).
  *
+ * <p>{@link MemLoopConfig.Doubt#NOTES_FIRST} (the default preset's) widens the demoted arm to every success: the
+ * failure notes first, then the successes, each part in its order. A look-alike's plan that nothing has doubted yet
+ * misleads as much as a doubted one, and where agents find their way with what the notes say (where a thing is, what
+ * a service answers), a new task does better shown the notes before any plan; where plans are what helps, the kept
+ * arm wins the draw. It draws wherever the two orders differ, with no doubted success needed. On that arm, where
+ * tasks seldom come back, each part is put newer first ({@link #newerFirstInParts}, {@link Freshness}' weight) unless a
+ * stale success already reordered the pool: a note tells how the world was when it was written.
+ *
  * <p>The arm drawn is kept with the retrieval as annotation {@value #ANNOTATION} (version {@value #VERSION}): one byte,
  * {@link #KEPT} or {@link #DEMOTED}; no annotation when there was no draw. The reward adds it to ledger entry
  * {@value #LEDGER_KEY}: {@code [demoted episodes, their summed reward in [0, 1], kept episodes, their summed reward]}.

@@ -111,11 +111,12 @@ public class EpisodeBenchmark {
   public boolean text;
 
   /**
-   * Whether a new task's successes whose latest use failed may be shown last ({@code doubt}, LEARNED in the default):
-   * half the episodes fail here, so the pools hold doubted successes; false: {@code doubt=OFF}.
+   * The preset's {@code doubt} changed to this ("preset": its own, NOTES_FIRST in the default, where a new task draws
+   * whether the failure notes go before every success; LEARNED: only where a success's latest use failed, which half
+   * the episodes here do; OFF: no draw).
    */
-  @Param({"true"})
-  public boolean doubt;
+  @Param({"preset"})
+  public String doubt;
 
   /**
    * Whether a new task is ranked by the learned similarity on a learned draw against the plain cosine
@@ -155,8 +156,8 @@ public class EpisodeBenchmark {
     if (similarityBlocks >= 0) {
       config = config.toBuilder().similarityBlocks(similarityBlocks).build();
     }
-    if (!doubt) {
-      config = config.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build();
+    if (!doubt.equals("preset")) {
+      config = config.toBuilder().doubt(MemLoopConfig.Doubt.valueOf(doubt)).build();
     }
     if (!directionsDraw) {
       config = config.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build();

@@ -50,6 +50,8 @@ public final class Ablation {
     m.put("default-no-text-similarity", DEFAULT.toBuilder().textSimilarity(MemLoopConfig.TextSimilarity.OFF).build());
     // a task with no record of its own is shown a success whose latest use failed where similarity put it
     m.put("default-no-doubt", DEFAULT.toBuilder().doubt(MemLoopConfig.Doubt.OFF).build());
+    // ... and on the draw only the successes whose latest use failed go last, the notes not first (2026-11-28 to -29)
+    m.put("default-doubted-last", DEFAULT.toBuilder().doubt(MemLoopConfig.Doubt.LEARNED).build());
     // a new task ranked by the learned similarity whenever there is one, as before the draw
     m.put("default-always-learned",
         DEFAULT.toBuilder().directionsUse(MemLoopConfig.DirectionsUse.ALWAYS).build());
