@@ -210,6 +210,30 @@ class DoubtTest {
   }
 
   @Test
+  void notesFirst_withAShortSlate_theCandidatesCarryTheChanceOfTheNoteItsArmShows() {
+    MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    MemLoopConfig shortSlate = notesFirst().toBuilder().firstEncounterK2(1).k2(1).build();
+    try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(shortSlate).clock(clock).seed(11)
+        .build()) {
+      Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
+      Memory older = loop.remember("ns", Intent.of("an older note", unit(1, 0.3)), "what went wrong, then",
+          Outcome.FAILURE);
+      clock.advance(java.time.Duration.ofHours(1));
+      Memory newer = loop.remember("ns", Intent.of("a newer note", unit(1, 0.31)), "what went wrong, lately",
+          Outcome.FAILURE);
+      Retrieval r = loop.retrieve("ns", newTask(0));
+      Map<String, Double> p = new java.util.HashMap<>();
+      r.candidates().forEach(c -> p.put(c.memoryId(), c.probability()));
+      double notes = 0.5 * (1 - 0.5); // ½ before any record, times 1 − the recurrence's prior ½
+      assertThat(p.get(plan.id())).isEqualTo(1 - notes, within(1e-6));
+      assertThat(p.get(newer.id())).as("the arm shows the newer note, the nearer older one not at all")
+          .isEqualTo(notes, within(1e-6));
+      assertThat(p.get(older.id())).isEqualTo(0.0, within(1e-12));
+      assertThat(r.selected()).extracting(Memory::id).containsAnyOf(plan.id(), newer.id()).hasSize(1);
+    }
+  }
+
+  @Test
   void whereOthersPlansMislead_notesFirstLearnsToShowTheNotesFirst_andWhereTheyHelp_toKeepThem() {
     for (boolean plansHelp : new boolean[] {false, true}) {
       try (MemLoop loop = engine(notesFirst())) {

@@ -67,7 +67,10 @@ public final class Doubt {
     return pays * (1 - recurrence);
   }
 
-  /** Whether a namespace under {@code config} doubts: {@link MemLoopConfig.Doubt#LEARNED} and per-task learning on. */
+  /**
+   * Whether a namespace under {@code config} draws: {@link MemLoopConfig.Doubt#LEARNED} or
+   * {@link MemLoopConfig.Doubt#NOTES_FIRST}, and per-task learning on.
+   */
   public static boolean on(MemLoopConfig config) {
     return config.doubt() != MemLoopConfig.Doubt.OFF && config.taskLearning().perTask();
   }

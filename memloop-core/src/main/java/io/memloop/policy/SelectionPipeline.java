@@ -340,6 +340,9 @@ public final class SelectionPipeline {
       boolean notesFirst = Doubt.notesFirst(config);
       int[] demoted = Doubt.demoted(pool, order, m, task.doubted(), notesFirst);
       if (demoted != null && Doubt.differ(order, demoted, take)) {
+        if (notesFirst && stale == null && freshness > 0) { // a stale success already put the newer first
+          Doubt.newerFirstInParts(pool, demoted, m, scored.score(), freshness); // the arm as shown, for its chances
+        }
         double p = task.doubtProbability();
         doubtP = new double[n];
         for (int r = 0; r < take; r++) {
@@ -350,9 +353,6 @@ public final class SelectionPipeline {
         boolean demote = random.nextDouble() < p;
         if (demote) {
           System.arraycopy(demoted, 0, order, 0, n);
-          if (notesFirst && stale == null && freshness > 0) { // a stale success already put the newer first
-            Doubt.newerFirstInParts(pool, order, m, scored.score(), freshness);
-          }
         }
         doubtArm = demote ? Doubt.DEMOTED : Doubt.KEPT;
       }
