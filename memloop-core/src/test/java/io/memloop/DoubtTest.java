@@ -174,17 +174,28 @@ class DoubtTest {
         .similarityDirections(0).textSimilarity(MemLoopConfig.TextSimilarity.OFF).build();
   }
 
+  /** A success nearest every new task, and two notes below it, the nearer one written an hour before the other. */
+  private record Planted(Memory plan, Memory older, Memory newer) {}
+
+  private static Planted plant(MemLoop loop, MutableClock clock) {
+    Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
+    Memory older = loop.remember("ns", Intent.of("an older note", unit(1, 0.3)), "what went wrong, then",
+        Outcome.FAILURE);
+    clock.advance(java.time.Duration.ofHours(1));
+    Memory newer = loop.remember("ns", Intent.of("a newer note", unit(1, 0.31)), "what went wrong, lately",
+        Outcome.FAILURE);
+    return new Planted(plan, older, newer);
+  }
+
   @Test
   void notesFirst_drawsWithoutADoubtedSuccess_andItsArmShowsTheNotesFirst_newerFirst() {
     MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
     try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(notesFirst()).clock(clock).seed(11)
         .build()) {
-      Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
-      Memory older = loop.remember("ns", Intent.of("an older note", unit(1, 0.3)), "what went wrong, then",
-          Outcome.FAILURE);
-      clock.advance(java.time.Duration.ofHours(1));
-      Memory newer = loop.remember("ns", Intent.of("a newer note", unit(1, 0.31)), "what went wrong, lately",
-          Outcome.FAILURE);
+      Planted m = plant(loop, clock);
+      Memory plan = m.plan();
+      Memory older = m.older();
+      Memory newer = m.newer();
       int notesFirst = 0;
       int kept = 0;
       for (int i = 0; i < 40; i++) {
@@ -215,12 +226,10 @@ class DoubtTest {
     MemLoopConfig shortSlate = notesFirst().toBuilder().firstEncounterK2(1).k2(1).build();
     try (MemLoop loop = MemLoop.builder().store(new InMemoryStore(DIM)).config(shortSlate).clock(clock).seed(11)
         .build()) {
-      Memory plan = loop.remember("ns", Intent.of("the near task", NEAR), "the near way", Outcome.SUCCESS);
-      Memory older = loop.remember("ns", Intent.of("an older note", unit(1, 0.3)), "what went wrong, then",
-          Outcome.FAILURE);
-      clock.advance(java.time.Duration.ofHours(1));
-      Memory newer = loop.remember("ns", Intent.of("a newer note", unit(1, 0.31)), "what went wrong, lately",
-          Outcome.FAILURE);
+      Planted m = plant(loop, clock);
+      Memory plan = m.plan();
+      Memory older = m.older();
+      Memory newer = m.newer();
       Retrieval r = loop.retrieve("ns", newTask(0));
       Map<String, Double> p = new java.util.HashMap<>();
       r.candidates().forEach(c -> p.put(c.memoryId(), c.probability()));
