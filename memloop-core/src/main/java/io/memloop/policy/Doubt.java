@@ -115,6 +115,15 @@ public final class Doubt {
   }
 
   /**
+   * Whether the notes-first arm is put newer first within its parts ({@link #newerFirstInParts}): where tasks seldom
+   * come back ({@code freshness}, {@link Freshness#weight}, above 0), unless {@code stale}, a stale success, already made
+   * {@link Freshness} put the newer first over the whole pool.
+   */
+  static boolean newerFirstOnArm(@Nullable PoolEntry stale, double freshness) {
+    return stale == null && freshness > 0;
+  }
+
+  /**
    * On the notes-first arm, where tasks seldom come back: the notes ({@code order[0..notes)}) and the successes after
    * them ({@code order[notes..m)}) each reordered newer first by {@link Freshness#reorder} with {@code weight}, so that
    * what went wrong most recently, and the newest plans, come first within their part. What a note says of the world

@@ -340,7 +340,7 @@ public final class SelectionPipeline {
       boolean notesFirst = Doubt.notesFirst(config);
       int[] demoted = Doubt.demoted(pool, order, m, task.doubted(), notesFirst);
       if (demoted != null && Doubt.differ(order, demoted, take)) {
-        if (notesFirst && stale == null && freshness > 0) { // a stale success already put the newer first
+        if (notesFirst && Doubt.newerFirstOnArm(stale, freshness)) {
           Doubt.newerFirstInParts(pool, demoted, m, scored.score(), freshness); // the arm as shown, for its chances
         }
         double p = task.doubtProbability();
@@ -454,7 +454,7 @@ public final class SelectionPipeline {
           + "pays in this namespace as its rewards tell it, times the share %s of its rewarded retrievals made by new "
           + "tasks) every success goes after the notes, newer first within each part%s (doubt = NOTES_FIRST), not drawn "
           + "here", num(task.doubtProbability()), num(1 - task.recurrence()),
-          ranked.stale() == null && Freshness.weight(config, task) > 0
+          Doubt.newerFirstOnArm(ranked.stale(), Freshness.weight(config, task))
               ? " (each eligible score gains " + num(Freshness.weight(config, task)) + " × its z-scored creation rank)"
               : "");
     } else if (ranked.doubtArm() != Doubt.NO_DRAW) {
