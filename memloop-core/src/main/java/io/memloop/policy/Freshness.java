@@ -6,6 +6,7 @@ import io.memloop.store.MemoryStore;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Newer memories first where a success has gone stale, for a task with no record of its own
@@ -16,8 +17,11 @@ import java.util.List;
  * <ul>
  *   <li>the task has no record of its own ({@link SelectionPipeline#firstEncounter}): with a record, per-task learning
  *       knows what worked for it and ranks that first;</li>
- *   <li>the pool holds a success experience that has gone stale ({@link TaskView#stale}): it helped an episode that
- *       used it, and the last two episodes that used it failed;</li>
+ *   <li>a success experience that has gone stale ({@link TaskView#stale}: it helped an episode that used it, and the
+ *       last two episodes that used it failed) bears on the task ({@link #stale}): it is among what the task would be
+ *       shown, or {@value #SEVERAL} stale successes are in its pool. One stale success far down a pool is most often a
+ *       look-alike's plan that failed the look-alikes that followed it; newer-first over the whole pool for it costs
+ *       the asker its own proven memories;</li>
  *   <li>tasks seldom come back in the namespace: the weight is {@code freshness × (1 − recurrence)}, where recurrence
  *       is the namespace's share of rewarded retrievals made by a task rewarded before ({@link TaskView#recurrence}).
  *       Where tasks come back, per-task learning knows what works for each, a success that fails was more often
@@ -40,15 +44,40 @@ final class Freshness {
     return config.freshness() * (1 - task.recurrence());
   }
 
-  /** The first stale success ({@link TaskView#stale}) among the eligible ({@code order[0..m)}), or null when there is none. */
-  static PoolEntry stale(List<PoolEntry> pool, int[] order, int m, TaskView task) {
+  /** How many stale successes anywhere among the eligible bear on a task without one among what it would be shown. */
+  static final int SEVERAL = 2;
+
+  /**
+   * The stale success ({@link TaskView#stale}) that bears on the task, or null when none does: the first among the
+   * first {@code shown} eligible ({@code order[0..min(shown, m))}, what the task would be shown), or, when none is
+   * there, the first of the eligible ({@code order[0..m)}) once {@value #SEVERAL} of them are stale.
+   *
+   * <p>One stale success far down the pool says little of the asking task: it is most often a look-alike's plan that
+   * failed for the look-alikes that followed it, and putting the newer first over the whole pool for it pushes the
+   * asker's own proven memories below newer ones of other tasks. One among what the task would be shown would mislead
+   * it now; several anywhere in its pool say the world moved around it.
+   */
+  static @Nullable PoolEntry stale(List<PoolEntry> pool, int[] order, int m, int shown, TaskView task) {
+    PoolEntry first = null;
+    int count = 0;
     for (int r = 0; r < m; r++) {
       PoolEntry e = pool.get(order[r]);
       if (e.outcome() == Outcome.SUCCESS && task.stale().contains(e.id())) {
-        return e;
+        if (r < shown) {
+          return e;
+        }
+        first = first == null ? e : first;
+        if (++count >= SEVERAL) {
+          return first;
+        }
       }
     }
     return null;
+  }
+
+  /** How many of the ranking a task with no record of its own is shown at most: {@code max(k2, firstEncounterK2)}. */
+  static int shown(MemLoopConfig config) {
+    return Math.max(config.k2(), config.firstEncounterK2());
   }
 
   /**

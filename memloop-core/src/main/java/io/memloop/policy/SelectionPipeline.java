@@ -323,7 +323,7 @@ public final class SelectionPipeline {
     PoolEntry stale = null;
     double freshness = first ? Freshness.weight(config, task) : 0;
     if (freshness > 0) {
-      stale = Freshness.stale(pool, order, m, task);
+      stale = Freshness.stale(pool, order, m, Freshness.shown(config), task);
       if (stale != null) {
         Freshness.reorder(pool, order, m, scored.score(), freshness);
       }
@@ -444,10 +444,11 @@ public final class SelectionPipeline {
     }
     if (ranked.stale() != null) {
       taskOrder += String.format(Locale.ROOT, "; before the tiers, newer memories first (freshness): the success %s has "
-          + "gone stale (it helped an episode that used it, and the last %d that used it failed), and only %s of this "
+          + "gone stale (it helped an episode that used it, and the last %d that used it failed) and bears on this task "
+          + "(it is among the first %d it would be shown, or %d stale successes are in its pool), and only %s of this "
           + "namespace's rewarded retrievals came from a task rewarded before, so each eligible score gained %s × its "
-          + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, num(task.recurrence()),
-          num(Freshness.weight(config, task)));
+          + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, Freshness.shown(config),
+          Freshness.SEVERAL, num(task.recurrence()), num(Freshness.weight(config, task)));
     }
     if (ranked.doubtArm() != Doubt.NO_DRAW && Doubt.notesFirst(config)) {
       taskOrder += String.format(Locale.ROOT, "; with probability %s (the chance that showing the failure notes first "

@@ -44,9 +44,30 @@ class FreshnessStepTest {
     List<PoolEntry> pool = List.of(entry(1, 0, 0.9, 0, Outcome.FAILURE), entry(2, 1, 0.8, 0, Outcome.SUCCESS),
         entry(3, 2, 0.7, 0, Outcome.SUCCESS), entry(4, 3, 0.6, 0, Outcome.SUCCESS));
     TaskView task = view(0, Set.of("m1", "m3", "m4"));
-    assertThat(Freshness.stale(pool, new int[] {0, 1, 2, 3}, 4, task).id()).isEqualTo("m3");
-    assertThat(Freshness.stale(pool, new int[] {0, 1, 3, 2}, 2, task)).isNull(); // m3 and m4 not eligible
-    assertThat(Freshness.stale(pool, new int[] {0, 1, 2, 3}, 4, view(0))).isNull();
+    assertThat(Freshness.stale(pool, new int[] {0, 1, 2, 3}, 4, 8, task).id()).isEqualTo("m3");
+    assertThat(Freshness.stale(pool, new int[] {0, 1, 3, 2}, 2, 8, task)).isNull(); // m3 and m4 not eligible
+    assertThat(Freshness.stale(pool, new int[] {0, 1, 2, 3}, 4, 8, view(0))).isNull();
+  }
+
+  @Test
+  void stale_bearsOnTheTaskAmongWhatItWouldBeShown_orWhenSeveralAreInItsPool() {
+    List<PoolEntry> pool = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      pool.add(entry(i, i, 0.9 - i / 10.0, 0, Outcome.SUCCESS));
+    }
+    int[] order = {0, 1, 2, 3, 4, 5};
+    // one stale success behind what the task would be shown (the first 3): says little of the task
+    assertThat(Freshness.stale(pool, order, 6, 3, view(0, Set.of("m4")))).isNull();
+    // the same one among what it would be shown
+    assertThat(Freshness.stale(pool, order, 6, 5, view(0, Set.of("m4"))).id()).isEqualTo("m4");
+    // two behind what it would be shown: the first of them
+    assertThat(Freshness.stale(pool, order, 6, 3, view(0, Set.of("m5", "m3"))).id()).isEqualTo("m3");
+    // two, but the second dropped (not eligible): one is not several
+    assertThat(Freshness.stale(pool, order, 5, 3, view(0, Set.of("m5", "m3")))).isNull();
+    // within what it would be shown, the first one wins even with others behind it
+    assertThat(Freshness.stale(pool, order, 6, 3, view(0, Set.of("m1", "m4", "m5"))).id()).isEqualTo("m1");
+    assertThat(Freshness.SEVERAL).isEqualTo(2);
+    assertThat(Freshness.shown(DEFAULT)).isEqualTo(Math.max(DEFAULT.k2(), DEFAULT.firstEncounterK2()));
   }
 
   /**
