@@ -123,8 +123,9 @@ public enum Knob {
   FRESHNESS(Spec.decimal("freshness", 0, 10).is("0.75").in(Preset.MEMRL, "0").in(Preset.SIMILARITY, "0").before("0")
       .doc("Phase B: for a task with no record of its own (as for firstEncounterK2; needs taskLearning ON), when a "
           + "success that has gone stale (it helped an episode that used it, and the last two that used it failed) is "
-          + "among what it would be shown, or two are in its pool, newer memories rank higher: each score gains freshness × (1 − the share of the namespace's "
-          + "rewarded retrievals made by a task rewarded before) × its z-scored creation rank (0: never)."),
+          + "among what it would be shown, or two are in its pool, newer memories rank higher: each score gains "
+          + "freshness × (1 − the share of the namespace's rewarded retrievals made by a task rewarded before) × its "
+          + "z-scored creation rank (0: never)."),
       MemLoopConfig::freshness),
   SIMILARITY_BLOCKS(Spec.integer("similarityBlocks", 0, io.memloop.policy.Blocks.MAX).is("0").before("0")
       .doc("Phase B: how many equal-size blocks each vector is the concatenation of, one per embedding model (2 for "

@@ -26,8 +26,8 @@ public enum Preset {
    * ({@code mergeScope=RETRIEVED}), similarity is the cosine after discounting the eight directions in which the
    * intents of a successful episode's query and the memory it used differ most, learned per namespace from its
    * rewards ({@code similarityDirections}), a task with no record of its own is shown eight memories of its 32 nearest
-   * intents ({@code firstEncounterK2}, {@code firstEncounterK1}), newer ones first where a success it would be shown (or two
-   * in its pool) has gone stale and tasks seldom come back ({@code freshness}), and λ = 0: the
+   * intents ({@code firstEncounterK2}, {@code firstEncounterK1}), newer ones first where a success it would be shown
+   * (or two in its pool) has gone stale and tasks seldom come back ({@code freshness}), and λ = 0: the
    * global Q is learned but does not reorder the selection, because every ranking by it we measured
    * lost accuracy. Set {@code lambda} to rank by Q as well.
    */

@@ -66,7 +66,9 @@ final class Freshness {
         if (r < shown) {
           return e;
         }
-        first = first == null ? e : first;
+        if (first == null) {
+          first = e;
+        }
         if (++count >= SEVERAL) {
           return first;
         }
