@@ -324,6 +324,14 @@ public record MemLoopConfig(
     return new Builder(this);
   }
 
+  /**
+   * The most memories a retrieval may show: {@code k2}, or {@code firstEncounterK2} when larger (what a task with no
+   * record of its own is shown under per-task learning).
+   */
+  public int shownAtMost() {
+    return Math.max(k2, firstEncounterK2);
+  }
+
   /** Q of a new memory produced by an episode with this outcome. */
   public double initialQ(Outcome outcome) {
     return switch (outcome) {

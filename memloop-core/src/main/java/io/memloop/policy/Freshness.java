@@ -77,11 +77,6 @@ final class Freshness {
     return null;
   }
 
-  /** How many of the ranking a task with no record of its own is shown at most: {@code max(k2, firstEncounterK2)}. */
-  static int shown(MemLoopConfig config) {
-    return Math.max(config.k2(), config.firstEncounterK2());
-  }
-
   /**
    * Reorders the eligible candidates {@code order[0..m)} by {@code score + weight × z(creation rank)}, highest first
    * (equal sums keep their order). The rest of {@code order} is not touched.

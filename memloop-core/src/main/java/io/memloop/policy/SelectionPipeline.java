@@ -323,7 +323,7 @@ public final class SelectionPipeline {
     PoolEntry stale = null;
     double freshness = first ? Freshness.weight(config, task) : 0;
     if (freshness > 0) {
-      stale = Freshness.stale(pool, order, m, Freshness.shown(config), task);
+      stale = Freshness.stale(pool, order, m, config.shownAtMost(), task);
       if (stale != null) {
         Freshness.reorder(pool, order, m, scored.score(), freshness);
       }
@@ -447,7 +447,7 @@ public final class SelectionPipeline {
           + "gone stale (it helped an episode that used it, and the last %d that used it failed) and bears on this task "
           + "(it is among the first %d it would be shown, or %d stale successes are in its pool), and only %s of this "
           + "namespace's rewarded retrievals came from a task rewarded before, so each eligible score gained %s × its "
-          + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, Freshness.shown(config),
+          + "z-scored creation rank", ranked.stale().id(), TaskView.STALE_AFTER, config.shownAtMost(),
           Freshness.SEVERAL, num(task.recurrence()), num(Freshness.weight(config, task)));
     }
     if (ranked.doubtArm() != Doubt.NO_DRAW && Doubt.notesFirst(config)) {

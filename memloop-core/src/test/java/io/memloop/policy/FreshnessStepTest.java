@@ -67,7 +67,8 @@ class FreshnessStepTest {
     // within what it would be shown, the first one wins even with others behind it
     assertThat(Freshness.stale(pool, order, 6, 3, view(0, Set.of("m1", "m4", "m5"))).id()).isEqualTo("m1");
     assertThat(Freshness.SEVERAL).isEqualTo(2);
-    assertThat(Freshness.shown(DEFAULT)).isEqualTo(Math.max(DEFAULT.k2(), DEFAULT.firstEncounterK2()));
+    assertThat(DEFAULT.shownAtMost()).isEqualTo(8); // k2 = 3, firstEncounterK2 = 8
+    assertThat(DEFAULT.toBuilder().firstEncounterK2(0).build().shownAtMost()).isEqualTo(DEFAULT.k2());
   }
 
   /**

@@ -34,7 +34,7 @@ final class EngineStrategy implements Strategy {
   /** k2, or more for a task with no record of its own ({@link MemLoopConfig#firstEncounterK2()}). */
   @Override
   public int shows() {
-    return Math.max(config.k2(), config.firstEncounterK2());
+    return config.shownAtMost();
   }
 
   @Override
