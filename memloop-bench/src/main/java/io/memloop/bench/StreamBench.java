@@ -55,6 +55,14 @@ public final class StreamBench {
       }
       try {
         return Optional.of(new Opened(source.stream(seed, options.shape()), () -> Bench.closeIfCloseable(env)));
+      } catch (MemLoopException e) {
+        Bench.closeIfCloseable(env);
+        if (e.field().equals("streamLength")) {
+          // The capacity depends on the environment and the seed: say which, and what length would do.
+          throw MemLoopException.invalid("streamLength", name + " (seed " + seed + "): "
+              + e.getMessage().substring("streamLength: ".length()) + " (choose a shorter --stream-length)");
+        }
+        throw e;
       } catch (RuntimeException e) {
         Bench.closeIfCloseable(env);
         throw e;
@@ -70,6 +78,17 @@ public final class StreamBench {
       throw MemLoopException.invalid("parallelism", "must be in [1, 256], got " + parallelism);
     }
     long started = System.nanoTime();
+    // Every stream is opened once before any run starts, so that a stream an environment cannot supply (too long
+    // for one seed's kinds, say) is refused at once, not after the environments before it have run.
+    for (String envName : environments) {
+      for (long seed : options.bench().seeds()) {
+        Optional<Opened> o = worlds.open(envName, seed);
+        if (o.isEmpty()) {
+          break;
+        }
+        o.get().close().run();
+      }
+    }
     List<String> strategies = options.bench().strategies();
     List<StreamEnvironmentSummary> summaries = new ArrayList<>();
     List<StreamReport.Run> runs = new ArrayList<>();

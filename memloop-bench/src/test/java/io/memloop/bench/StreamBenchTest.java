@@ -254,6 +254,32 @@ class StreamBenchTest {
     assertThat(r.environments()).extracting(StreamEnvironmentSummary::environment).containsExactly("fake");
   }
 
+  @Test
+  void aStreamOneEnvironmentCannotSupply_isRefusedBeforeAnyRunStarts() {
+    List<String> heard = new ArrayList<>();
+    StreamBench.Worlds secondTooShort = (env, seed) -> {
+      if (env.equals("short")) {
+        throw MemLoopException.invalid("streamLength", "short (seed " + seed + "): too long");
+      }
+      return fake().open(env, seed);
+    };
+    assertThatThrownBy(() -> StreamBench.run(EMBEDDER, options(), 1, (e, s, seed, w, a) -> heard.add(e), List.of("fake",
+        "short"), secondTooShort))
+        .isInstanceOf(MemLoopException.class).hasMessage("streamLength: short (seed 1): too long");
+    assertThat(heard).as("no window of the first environment ran").isEmpty();
+  }
+
+  @Test
+  void aStreamLongerThanAnEnvironmentSupplies_namesTheEnvironmentAndSeed() {
+    StreamOptions tooLong = StreamOptions.defaults().withShape(new StreamShape(100_000, 0.5, 0.5))
+        .withBench(BenchOptions.quick().withSeeds(List.of(3L)).withStrategies(List.of("no-memory")))
+        .withEnvironments(List.of("hard-questions"));
+    assertThatThrownBy(() -> StreamBench.run(EMBEDDER, tooLong, 1, (e, s, seed, w, a) -> {}))
+        .isInstanceOf(MemLoopException.class)
+        .hasMessageStartingWith("streamLength: hard-questions (seed 3): this environment supplies at most ")
+        .hasMessageEndingWith(" never-seen instances at this size, got 100000 (choose a shorter --stream-length)");
+  }
+
   private static List<String> iterable(Iterator<String> it) {
     List<String> out = new ArrayList<>();
     it.forEachRemaining(out::add);
