@@ -55,16 +55,13 @@ public final class StreamBench {
       }
       try {
         return Optional.of(new Opened(source.stream(seed, options.shape()), () -> Bench.closeIfCloseable(env)));
-      } catch (MemLoopException e) {
-        Bench.closeIfCloseable(env);
-        if (e.field().equals("streamLength")) {
-          // The capacity depends on the environment and the seed: say which, and what length would do.
-          throw MemLoopException.invalid("streamLength", name + " (seed " + seed + "): "
-              + e.getMessage().substring("streamLength: ".length()) + " (choose a shorter --stream-length)");
-        }
-        throw e;
       } catch (RuntimeException e) {
         Bench.closeIfCloseable(env);
+        if (e instanceof MemLoopException m && m.field().equals("streamLength")) {
+          // The capacity depends on the environment and the seed: say which, and what length would do.
+          throw MemLoopException.invalid("streamLength", name + " (seed " + seed + "): "
+              + m.getMessage().substring("streamLength: ".length()) + " (choose a shorter --stream-length)");
+        }
         throw e;
       }
     };
